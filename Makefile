@@ -1,0 +1,64 @@
+# Paperlink: every developer and CI command goes through here.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM ?= npm
+PORT ?= 3000
+DATA_DIR ?= ./data
+PACKAGE_FILES := package.json package-lock.json $(wildcard */package.json)
+STAMP := node_modules/.paperlink-install-stamp
+WEB_DIST := web/dist/index.html
+
+.PHONY: help install start build build-web typecheck lint test test-unit test-int test-web test-e2e bench rebuild chromium clean
+
+help:
+	@echo "make start    install what is missing, build, run Paperlink on PORT (default 3000), data in DATA_DIR (default ./data)"
+	@echo "make test     install what is missing, then typecheck, lint and every test tier"
+	@echo "make bench    run the benchmarks and print their figures"
+	@echo "make rebuild  drop every read model and replay all events (with progress)"
+
+# npm ci when the lock file exists and node_modules is stale or missing.
+$(STAMP): $(PACKAGE_FILES)
+	@if [ -f package-lock.json ]; then $(NPM) ci --no-audit --no-fund; else $(NPM) install --no-audit --no-fund; fi
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+$(WEB_DIST): $(STAMP) $(shell find web/src web/index.html web/vite.config.ts -type f 2>/dev/null)
+	cd web && npx vite build --logLevel warn
+
+build-web: $(WEB_DIST)
+
+build: install build-web
+
+start: build
+	PORT=$(PORT) DATA_DIR=$(DATA_DIR) node --import tsx infra/src/main.ts
+
+rebuild: install
+	DATA_DIR=$(DATA_DIR) node --import tsx infra/src/cli/rebuild.ts
+
+typecheck: install
+	npx tsc -p tsconfig.json
+	npx tsc -p web/tsconfig.json
+
+lint: install
+	npx eslint --max-warnings 0 .
+
+test-unit: install
+	npx vitest run --project unit --project web
+
+test-int: install
+	npx vitest run --project int
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing Debian chromium for browser tests"; (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed: browser tests will report themselves skipped"; }
+
+test-e2e: build chromium
+	npx vitest run --project e2e
+
+test: install typecheck lint test-unit test-int test-e2e
+
+bench: install
+	node --import tsx bench/run.ts
+
+clean:
+	rm -rf web/dist node_modules/.vite
