@@ -1,1 +1,12 @@
 export * from './core/money';
+export * from './core/errors';
+export * from './core/events';
+export type * from './ports/event-store';
+export type * from './ports/read-store';
+export * from './core/context';
+export * from './core/decider';
+export * from './accounts/validation';
+export * from './accounts/user';
+export * from './accounts/session';
+export * from './accounts/company';
+export * from './accounts/email';

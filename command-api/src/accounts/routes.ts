@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
+import { z } from 'zod';
+import {
+  companyDecider,
+  emailDecider,
+  emailProblems,
+  normaliseEmail,
+  passwordProblems,
+  refreshOutcome,
+  requireName,
+  sessionDecider,
+  throwIfProblems,
+  TooManyRequestsError,
+  UnauthorizedError,
+  userDecider,
+  ValidationError,
+  type EventStore,
+  type RequestContext,
+  type Role,
+} from '@paperlink/domain';
+import type { CommandBus, Plan } from '../core/bus';
+import { send } from '../core/http';
+import type { PasswordHasher } from '../core/ports';
+import type { SessionGrant, TokenService } from '../core/tokens';
+import type { AccountViews } from '../core/views';
+import { ctxOf } from '../http/context';
+import type { SlidingWindowLimiter } from '../http/rate-limit';
+import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
+
+export interface AccountDeps {
+  bus: CommandBus;
+  events: EventStore;
+  tokens: TokenService;
+  hasher: PasswordHasher;
+  views: AccountViews;
+  loginFailuresPerAddress: SlidingWindowLimiter;
+}
+
+const str = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'Must be text' }).max(1000, 'Too long'));
+const RegisterBody = z.object({ firstName: str, lastName: str, email: str, password: str, companyName: str });
+const LoginBody = z.object({ email: str, password: str });
+const ProfileBody = z.object({ firstName: str, lastName: str });
+const PasswordBody = z.object({ currentPassword: str, newPassword: str });
+
+/** Public account routes: register, login, refresh, logout. */
+export function publicAccountRouter(deps: AccountDeps): Router {
+  const { bus, events, tokens, hasher, views } = deps;
+  const router = Router();
+  /** A hash of a random string: verifying against it costs what a real check costs. */
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= hasher.hash(randomUUID()));
+  const expiresAt = (ctx: RequestContext) => new Date(ctx.now.getTime() + tokens.refreshTtlSeconds * 1000).toISOString();
+
+  router.post('/auth/register', async (req, res) => {
+    const body = RegisterBody.parse(req.body ?? {});
+    const firstName = body.firstName.trim();
+    const lastName = body.lastName.trim();
+    const companyName = body.companyName.trim();
+    const email = normaliseEmail(body.email);
+    throwIfProblems([
+      ...requireName(firstName, 'firstName', 'First name is required'),
+      ...requireName(lastName, 'lastName', 'Last name is required'),
+      ...emailProblems(email),
+      ...requireName(companyName, 'companyName', 'Company name is required', 120),
+      ...passwordProblems(body.password),
+    ]);
+    const passwordHash = await hasher.hash(body.password);
+    const userId = randomUUID();
+    const companyId = randomUUID();
+    const sessionId = randomUUID();
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const now = ctx.now.toISOString();
+      const emailS = await bus.load(emailStream(email), emailDecider);
+      const grant: SessionGrant = { userId, email, firstName, lastName, role: 'admin', companyId, sessionId, generation: 0, issuedAt: Math.floor(ctx.now.getTime() / 1000) };
+      const company = { id: companyId, name: companyName, role: 'admin' as Role };
+      return {
+        status: 201,
+        appends: [
+          { streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) },
+          { streamId: userStream(userId), expectedRevision: 'no_stream', events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) },
+          { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now }, companyDecider.initialState()) },
+          { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(ctx) }, sessionDecider.initialState()) },
+        ],
+        body: {
+          user: { id: userId, email, firstName, lastName, emailVerified: false, lastLogin: now, memberSince: now, currentRole: 'admin', currentCompany: company, companies: [company] },
+          company: { ...company, domain: null, planType: 'BASIC', userCount: 1, transactionCount: 0, receiptCount: 0, matchRate: 0, createdAt: now, updatedAt: now },
+          companies: [company],
+        },
+        grant,
+      };
+    }, tokens);
+  });
+
+  router.post('/auth/login', async (req, res) => {
+    const body = LoginBody.parse(req.body ?? {});
+    const email = normaliseEmail(body.email);
+    throwIfProblems([...emailProblems(email), ...(body.password ? [] : [{ field: 'password', message: 'Password is required' }])]);
+    const ctx = ctxOf(res);
+    const address = ctx.ip ?? 'unknown';
+    const wait = deps.loginFailuresPerAddress.retryAfter(address);
+    if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts from this address. Try again later.', wait, 'login_rate_limited');
+    const invalid = { error: 'Invalid email or password', code: 'invalid_credentials' };
+    const userId = await userIdByEmail(events, email);
+    if (!userId) {
+      await hasher.verify(await dummyHash(), body.password); // same time as a real check
+      deps.loginFailuresPerAddress.record(address);
+      throw new UnauthorizedError(invalid.error, invalid.code);
+    }
+    const sessionId = randomUUID();
+    const first = await bus.load(userStream(userId), userDecider);
+    if (first.state.status !== 'registered') throw new UnauthorizedError(invalid.error, invalid.code);
+    const passwordValid = await hasher.verify(first.state.passwordHash, body.password);
+    const result = await send(req, res, bus, async (c): Promise<Plan> => {
+      const now = c.now.toISOString();
+      const user = await bus.load(userStream(userId), userDecider);
+      const userEvents = userDecider.decide({ type: 'RecordLogin', passwordValid, sessionId, now }, user.state);
+      const userAppend = { streamId: userStream(userId), expectedRevision: user.expected, events: userEvents };
+      if (!passwordValid || user.state.status !== 'registered') return { status: 401, appends: [userAppend], body: invalid };
+      const view = await views.user(userId, req.header('x-company-id') ?? undefined);
+      if (!view) throw new UnauthorizedError(invalid.error, invalid.code);
+      const grant: SessionGrant = {
+        userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
+        role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: 0, issuedAt: Math.floor(c.now.getTime() / 1000),
+      };
+      return {
+        appends: [
+          userAppend,
+          { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(c) }, sessionDecider.initialState()) },
+        ],
+        body: { user: { ...view, lastLogin: now }, companies: view.companies },
+        grant,
+      };
+    }, tokens);
+    if (result.status === 401) deps.loginFailuresPerAddress.record(address);
+  });
+
+  router.post('/auth/refresh', async (req, res) => {
+    const { sessionId, generation } = tokens.parseRefreshToken((req.body ?? {}).refreshToken);
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const session = await bus.load(sessionStream(sessionId), sessionDecider);
+      if (session.state.status === 'none') throw new UnauthorizedError('Invalid refresh token', 'invalid_refresh_token');
+      const userId = session.state.userId;
+      const user = await bus.load(userStream(userId), userDecider);
+      const userState = user.state.status === 'registered' ? user.state : undefined;
+      const sessionEvents = sessionDecider.decide(
+        { type: 'RefreshSession', generation, now: ctx.now.toISOString(), expiresAt: expiresAt(ctx), ...(userState?.sessionsRevokedAt ? { userSessionsRevokedAt: userState.sessionsRevokedAt } : {}) },
+        session.state,
+      );
+      const append = { streamId: sessionStream(sessionId), expectedRevision: session.expected, events: sessionEvents };
+      const next = refreshOutcome(session.state, sessionEvents);
+      const view = userState ? await views.user(userId, req.header('x-company-id') ?? undefined) : null;
+      if (next === undefined || !view) {
+        return { status: 401, appends: [append], body: { error: 'Your session has expired. Please sign in again.', code: 'session_revoked' } };
+      }
+      const grant: SessionGrant = {
+        userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
+        role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: next, issuedAt: Math.floor(ctx.now.getTime() / 1000),
+      };
+      return { appends: [append], body: {}, grant };
+    }, tokens);
+  });
+
+  router.post('/auth/logout', async (req, res) => {
+    let sessionId: string | undefined;
+    const refresh = (req.body ?? {}).refreshToken;
+    if (refresh) sessionId = tokens.parseRefreshToken(refresh).sessionId;
+    else {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '')?.[1];
+      if (bearer) sessionId = (await tokens.verifyAccess(bearer).catch(() => undefined))?.sid;
+    }
+    if (!sessionId) throw new ValidationError('A refresh token or access token is required to sign out', undefined, 'token_required');
+    const sid = sessionId;
+    await send(req, res, bus, async (c): Promise<Plan> => {
+      const session = await bus.load(sessionStream(sid), sessionDecider);
+      if (session.state.status !== 'none') c.userId = session.state.userId;
+      return {
+        appends: [{ streamId: sessionStream(sid), expectedRevision: session.expected, events: sessionDecider.decide({ type: 'RevokeSession', reason: 'logout', now: c.now.toISOString() }, session.state) }],
+        body: { success: true, message: 'Logged out successfully' },
+      };
+    });
+  });
+
+  return router;
+}
+
+/** Account routes for a signed-in user. */
+export function accountRouter(deps: AccountDeps): Router {
+  const { bus, hasher, views } = deps;
+  const router = Router();
+
+  router.post('/auth/logout-all', async (req, res) => {
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const user = await bus.load(userStream(ctx.userId!), userDecider);
+      return {
+        appends: [{ streamId: userStream(ctx.userId!), expectedRevision: user.expected, events: userDecider.decide({ type: 'RevokeAllSessions', now: ctx.now.toISOString() }, user.state) }],
+        body: { success: true, message: 'Signed out of all devices' },
+      };
+    });
+  });
+
+  router.put('/auth/profile', async (req, res) => {
+    const body = ProfileBody.parse(req.body ?? {});
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const user = await bus.load(userStream(ctx.userId!), userDecider);
+      const evts = userDecider.decide({ type: 'UpdateProfile', firstName: body.firstName, lastName: body.lastName }, user.state);
+      const view = await views.user(ctx.userId!, ctx.companyId);
+      return {
+        appends: [{ streamId: userStream(ctx.userId!), expectedRevision: user.expected, events: evts }],
+        body: { user: view && { ...view, firstName: body.firstName.trim(), lastName: body.lastName.trim() }, message: 'Profile updated successfully' },
+      };
+    });
+  });
+
+  router.put('/auth/password', async (req, res) => {
+    const body = PasswordBody.parse(req.body ?? {});
+    if (!body.currentPassword || !body.newPassword) throw new ValidationError('All password fields are required');
+    if (body.newPassword.length < 8) throw new ValidationError('New password must be at least 8 characters long', [{ field: 'newPassword', message: 'New password must be at least 8 characters long' }]);
+    throwIfProblems(passwordProblems(body.newPassword, 'newPassword', 'New password'));
+    const ctx = ctxOf(res);
+    const current = await bus.load(userStream(ctx.userId!), userDecider);
+    const currentPasswordValid = current.state.status === 'registered' && (await hasher.verify(current.state.passwordHash, body.currentPassword));
+    const newPasswordHash = currentPasswordValid ? await hasher.hash(body.newPassword) : '';
+    await send(req, res, bus, async (c): Promise<Plan> => {
+      const user = await bus.load(userStream(c.userId!), userDecider);
+      return {
+        appends: [{ streamId: userStream(c.userId!), expectedRevision: user.expected, events: userDecider.decide({ type: 'ChangePassword', currentPasswordValid, newPasswordHash, now: c.now.toISOString() }, user.state) }],
+        body: { success: true, message: 'Password changed successfully' },
+      };
+    });
+  });
+
+  return router;
+}
+

@@ -1,0 +1,37 @@
+import type { Role } from '@paperlink/domain';
+
+/** The user object the spec's client reads (login, register, profile). */
+export interface UserView {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  emailVerified: boolean;
+  lastLogin: string | null;
+  memberSince: string;
+  currentRole: Role | null;
+  currentCompany: { id: string; name: string; role: Role } | null;
+  companies: Array<{ id: string; name: string; role: Role }>;
+}
+
+export interface CompanyView {
+  id: string;
+  name: string;
+  role: Role;
+  domain: string | null;
+  planType: string;
+  userCount: number;
+  transactionCount: number;
+  receiptCount: number;
+  matchRate: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Read-side answers a command reply includes; infra builds them over the read models. */
+export interface AccountViews {
+  user(userId: string, currentCompanyId?: string): Promise<UserView | null>;
+  companies(userId: string): Promise<CompanyView[]>;
+  company(companyId: string, userId: string): Promise<CompanyView | null>;
+  member(companyId: string, userId: string): Promise<{ id: string; firstName: string; lastName: string; email: string; role: Role } | null>;
+}

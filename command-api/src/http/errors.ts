@@ -1,0 +1,34 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { AppError, TooManyRequestsError } from '@paperlink/domain';
+
+/** Maps every error once into `{ error, code, details }` with the error's status. */
+export function errorHandler(log: (msg: string, err: unknown) => void = console.error): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof ZodError) {
+      const details = err.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+      res.status(400).json({ error: details[0]?.message ?? 'Invalid request', code: 'validation_failed', details });
+      return;
+    }
+    if (err instanceof AppError) {
+      if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      res.status(err.status).json({ error: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) });
+      return;
+    }
+    const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      // express' own parsing errors (bad JSON, body too large)
+      const code = status === 413 ? 'payload_too_large' : 'bad_request';
+      const message = status === 413 ? 'Request body is too large' : 'The request body could not be read';
+      res.status(status).json({ error: message, code });
+      return;
+    }
+    log(`unhandled error on ${req.method} ${req.originalUrl}`, err);
+    res.status(500).json({ error: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
+  };
+}
+
+export const notFound: RequestHandler = (req, res) => {
+  res.status(404).json({ error: `No such endpoint: ${req.method} ${req.baseUrl}${req.path}`, code: 'no_such_endpoint' });
+};

@@ -1,0 +1,12 @@
+export * from './core/bus';
+export * from './core/tokens';
+export * from './core/ports';
+export * from './core/views';
+export * from './core/http';
+export * from './http/errors';
+export * from './http/context';
+export * from './http/access';
+export * from './http/rate-limit';
+export * from './accounts/lookup';
+export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
+export { companyRouter, type CompanyDeps } from './companies/routes';

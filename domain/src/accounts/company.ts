@@ -1,0 +1,108 @@
+import { type Decider } from '../core/decider';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
+import type { Role } from '../core/context';
+import { ROLES } from '../core/context';
+
+export type CompanyEvent =
+  | { type: 'CompanyRegistered'; data: { companyId: string; name: string; planType: string; createdBy: string; createdAt: string } }
+  | { type: 'CompanyUpdated'; data: { companyId: string; name: string; domain: string | null; updatedAt: string } }
+  | { type: 'MemberJoined'; data: { companyId: string; userId: string; role: Role; invitedBy?: string; joinedAt: string } }
+  | { type: 'MemberRoleChanged'; data: { companyId: string; userId: string; role: Role; previousRole: Role; changedBy: string } }
+  | { type: 'MemberRemoved'; data: { companyId: string; userId: string; removedBy: string } };
+
+export type CompanyState =
+  | { status: 'none' }
+  | { status: 'active'; companyId: string; name: string; domain: string | null; members: Record<string, Role> };
+
+export type CompanyCommand =
+  | { type: 'RegisterCompany'; companyId: string; name: string; adminUserId: string; now: string }
+  | { type: 'UpdateCompany'; actorId: string; name: string; domain: string | null; now: string }
+  | { type: 'InviteMember'; actorId: string; userId: string; role: Role; now: string }
+  | { type: 'ChangeMemberRole'; actorId: string; userId: string; role: Role }
+  | { type: 'RemoveMember'; actorId: string; userId: string };
+
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+function requireAdmin(state: Extract<CompanyState, { status: 'active' }>, actorId: string, what: string): void {
+  const role = state.members[actorId];
+  if (!role) throw new ForbiddenError('You are not a member of this company', 'not_a_member');
+  if (role !== 'admin') throw new ForbiddenError(`Only company admins can ${what}`, 'admin_required');
+}
+
+function checkRole(role: string): asserts role is Role {
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new ValidationError('Role must be user, manager or admin', [{ field: 'role', message: 'Role must be user, manager or admin' }]);
+  }
+}
+
+export function companyNameProblems(name: string): void {
+  if (!name.trim()) throw new ValidationError('Company name is required', [{ field: 'name', message: 'Company name is required' }]);
+  if (name.trim().length > 120) throw new ValidationError('Company name must be at most 120 characters', [{ field: 'name', message: 'Company name must be at most 120 characters' }]);
+}
+
+export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent> = {
+  initialState: () => ({ status: 'none' }),
+  evolve(state, event) {
+    if (event.type === 'CompanyRegistered') {
+      return { status: 'active', companyId: event.data.companyId, name: event.data.name, domain: null, members: {} };
+    }
+    if (state.status !== 'active') return state;
+    switch (event.type) {
+      case 'CompanyUpdated':
+        return { ...state, name: event.data.name, domain: event.data.domain };
+      case 'MemberJoined':
+      case 'MemberRoleChanged':
+        return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
+      case 'MemberRemoved': {
+        const { [event.data.userId]: _removed, ...members } = state.members;
+        return { ...state, members };
+      }
+    }
+  },
+  decide(command, state) {
+    if (command.type === 'RegisterCompany') {
+      if (state.status !== 'none') throw new ConflictError('Company already exists');
+      companyNameProblems(command.name);
+      return [
+        { type: 'CompanyRegistered', data: { companyId: command.companyId, name: command.name.trim(), planType: 'BASIC', createdBy: command.adminUserId, createdAt: command.now } },
+        { type: 'MemberJoined', data: { companyId: command.companyId, userId: command.adminUserId, role: 'admin', joinedAt: command.now } },
+      ];
+    }
+    if (state.status !== 'active') throw new NotFoundError('Company not found', 'company_not_found');
+    const companyId = state.companyId;
+    switch (command.type) {
+      case 'UpdateCompany': {
+        requireAdmin(state, command.actorId, 'edit company information');
+        companyNameProblems(command.name);
+        const domain = command.domain?.trim() ? command.domain.trim().toLowerCase() : null;
+        if (domain && !DOMAIN_PATTERN.test(domain)) {
+          throw new ValidationError('Domain must look like example.com', [{ field: 'domain', message: 'Domain must look like example.com' }]);
+        }
+        const name = command.name.trim();
+        if (name === state.name && domain === state.domain) return [];
+        return [{ type: 'CompanyUpdated', data: { companyId, name, domain, updatedAt: command.now } }];
+      }
+      case 'InviteMember': {
+        requireAdmin(state, command.actorId, 'invite users');
+        checkRole(command.role);
+        if (state.members[command.userId]) throw new ConflictError('This user is already a member of the company', 'already_member');
+        return [{ type: 'MemberJoined', data: { companyId, userId: command.userId, role: command.role, invitedBy: command.actorId, joinedAt: command.now } }];
+      }
+      case 'ChangeMemberRole': {
+        if (command.actorId === command.userId) throw new ForbiddenError('You cannot change your own role', 'own_role');
+        requireAdmin(state, command.actorId, 'change roles');
+        checkRole(command.role);
+        const previousRole = state.members[command.userId];
+        if (!previousRole) throw new NotFoundError('User is not a member of this company', 'member_not_found');
+        if (previousRole === command.role) return [];
+        return [{ type: 'MemberRoleChanged', data: { companyId, userId: command.userId, role: command.role, previousRole, changedBy: command.actorId } }];
+      }
+      case 'RemoveMember': {
+        if (command.actorId === command.userId) throw new ForbiddenError('You cannot remove yourself from the company', 'remove_self');
+        requireAdmin(state, command.actorId, 'remove users');
+        if (!state.members[command.userId]) throw new NotFoundError('User is not a member of this company', 'member_not_found');
+        return [{ type: 'MemberRemoved', data: { companyId, userId: command.userId, removedBy: command.actorId } }];
+      }
+    }
+  },
+};

@@ -1,0 +1,48 @@
+/**
+ * The read store port: collections of documents queried with MongoDB filter syntax.
+ * Every adapter passes `infra/src/readstore/contract.ts`.
+ */
+export type Doc = { _id: string } & Record<string, unknown>;
+export type Filter = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+export interface ReadCollection<T extends Doc = Doc> {
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter): Promise<number>;
+  /** MongoDB aggregation: $match, $group, $sort, $limit, $skip, $project, $unwind, $count, $addFields. */
+  aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]>;
+}
+
+/** A projector's checkpoint: the position of the last event it applied. */
+export interface Checkpoint {
+  name: string;
+  version: number;
+  position: number;
+}
+
+/** Writes of one projection batch: null deletes the document. */
+export type WriteSet = Map<string, Map<string, Doc | null>>;
+
+export interface ReadStore {
+  readonly kind: string;
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
+  /** Declares indexes (field lists) so queries on them stay fast. Idempotent. */
+  ensureIndexes(collection: string, indexes: string[][]): Promise<void>;
+  /** Documents by id, for a projector about to update them. */
+  getMany(collection: string, ids: string[]): Promise<Map<string, Doc>>;
+  /** Applies writes and checkpoints together: after a crash both or neither are there. */
+  commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void>;
+  getCheckpoints(): Promise<Checkpoint[]>;
+  /** Drops collections and the named checkpoints (a rebuild). */
+  drop(collections: string[], checkpointNames: string[]): Promise<void>;
+  /** Persists what is needed for a fast restart (embedded: a snapshot); a no-op where writes are durable. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Every environment variable the product reads; validated once at start. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  LOGIN_ADDRESS_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  SNAPSHOT_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
+  WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z.string().optional(),
+  EVENTSTORE_URL: z.string().url().optional(),
+  MONGO_URL: z.string().optional(),
+  MONGO_DB: z.string().default('paperlink'),
+  KAFKA_BROKERS: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  LOG_REQUESTS: z.enum(['0', '1']).default('0'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,255 @@
+import { existsSync, mkdirSync, openSync, fsyncSync, closeSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { Aggregator, Query } from 'mingo';
+import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
+import { comparator, getPath, topK } from './sort';
+
+const SNAPSHOT_FORMAT = 1;
+
+interface Index {
+  fields: string[];
+  map: Map<string, Set<string>>;
+}
+
+interface Snapshot {
+  format: number;
+  savedAt: string;
+  checkpoints: Checkpoint[];
+  collections: Array<[string, Doc[]]>;
+}
+
+function indexKey(doc: Doc, fields: string[]): string | undefined {
+  const parts: unknown[] = [];
+  for (const f of fields) {
+    const v = getPath(doc, f);
+    if (v === undefined || (v !== null && typeof v === 'object')) return undefined;
+    parts.push(v);
+  }
+  return JSON.stringify(parts);
+}
+
+/** The equality value a filter pins a field to, if it does. */
+function pinned(filter: Filter, field: string): { value: unknown } | undefined {
+  const v = filter[field];
+  if (v === undefined) return undefined;
+  if (v === null || typeof v !== 'object') return { value: v };
+  if ('$eq' in (v as object) && Object.keys(v as object).length === 1) return { value: (v as { $eq: unknown }).$eq };
+  return undefined;
+}
+
+class EmbeddedCollection implements ReadCollection<Doc> {
+  readonly docs = new Map<string, Doc>();
+  readonly indexes: Index[] = [];
+
+  addIndex(fields: string[]): void {
+    if (this.indexes.some((i) => i.fields.join() === fields.join())) return;
+    const index: Index = { fields, map: new Map() };
+    for (const doc of this.docs.values()) this.indexDoc(index, doc);
+    this.indexes.push(index);
+  }
+
+  private indexDoc(index: Index, doc: Doc): void {
+    const key = indexKey(doc, index.fields);
+    if (key === undefined) return;
+    let ids = index.map.get(key);
+    if (!ids) index.map.set(key, (ids = new Set()));
+    ids.add(doc._id);
+  }
+
+  private unindexDoc(index: Index, doc: Doc): void {
+    const key = indexKey(doc, index.fields);
+    if (key === undefined) return;
+    const ids = index.map.get(key);
+    ids?.delete(doc._id);
+    if (ids && ids.size === 0) index.map.delete(key);
+  }
+
+  set(id: string, doc: Doc | null): void {
+    const old = this.docs.get(id);
+    if (old) for (const index of this.indexes) this.unindexDoc(index, old);
+    if (doc === null) {
+      this.docs.delete(id);
+      return;
+    }
+    this.docs.set(id, doc);
+    for (const index of this.indexes) this.indexDoc(index, doc);
+  }
+
+  /** Documents the filter can match, narrowed by the most selective usable index. */
+  private candidates(filter: Filter): Iterable<Doc> {
+    if (typeof filter._id === 'string') {
+      const doc = this.docs.get(filter._id);
+      return doc ? [doc] : [];
+    }
+    let best: Set<string> | undefined;
+    for (const index of this.indexes) {
+      const values: unknown[] = [];
+      for (const f of index.fields) {
+        const p = pinned(filter, f);
+        if (!p) break;
+        values.push(p.value);
+      }
+      if (values.length !== index.fields.length) continue;
+      const ids = index.map.get(JSON.stringify(values)) ?? new Set<string>();
+      if (!best || ids.size < best.size) best = ids;
+    }
+    if (!best) return this.docs.values();
+    const set = best;
+    const docs = this.docs;
+    return (function* () {
+      for (const id of set) yield docs.get(id)!;
+    })();
+  }
+
+  private matching(filter: Filter): Doc[] {
+    const keys = Object.keys(filter);
+    const query = keys.length > 0 ? new Query(filter) : undefined;
+    const out: Doc[] = [];
+    for (const doc of this.candidates(filter)) if (!query || query.test(doc)) out.push(doc);
+    return out;
+  }
+
+  async findOne(filter: Filter): Promise<Doc | null> {
+    const [doc] = await this.find(filter, { limit: 1 });
+    return doc ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    let docs = this.matching(filter);
+    const skip = options.skip ?? 0;
+    if (options.sort && Object.keys(options.sort).length > 0) {
+      const cmp = comparator(options.sort);
+      docs = options.limit !== undefined ? topK(docs, skip + options.limit, cmp) : docs.sort(cmp);
+    }
+    const end = options.limit !== undefined ? skip + options.limit : undefined;
+    return structuredClone(docs.slice(skip, end));
+  }
+
+  async count(filter: Filter): Promise<number> {
+    if (Object.keys(filter).length === 0) return this.docs.size;
+    return this.matching(filter).length;
+  }
+
+  async aggregate<R>(pipeline: Record<string, unknown>[]): Promise<R[]> {
+    const first = pipeline[0];
+    let input: Doc[];
+    let rest = pipeline;
+    if (first && '$match' in first) {
+      input = this.matching(first.$match as Filter);
+      rest = pipeline.slice(1);
+    } else {
+      input = [...this.docs.values()];
+    }
+    if (rest.length === 0) return structuredClone(input) as R[];
+    return new Aggregator(rest).run(structuredClone(input)) as R[];
+  }
+}
+
+/**
+ * The embedded read store: collections in memory, queried with MongoDB syntax (mingo for
+ * filters and pipelines, hash indexes for equality). A snapshot of every collection and
+ * checkpoint is written atomically on flush; on start it is loaded and the projection
+ * runner replays only the tail of the log after the checkpoints.
+ */
+export class EmbeddedReadStore implements ReadStore {
+  readonly kind = 'embedded';
+  private readonly collections = new Map<string, EmbeddedCollection>();
+  private checkpoints = new Map<string, Checkpoint>();
+  private dirty = false;
+
+  constructor(private readonly snapshotFile?: string) {
+    if (snapshotFile && existsSync(snapshotFile)) this.load(snapshotFile);
+  }
+
+  private load(file: string): void {
+    try {
+      const snap = deserialize(readFileSync(file)) as Snapshot;
+      if (snap.format !== SNAPSHOT_FORMAT) return;
+      for (const [name, docs] of snap.collections) {
+        const c = this.coll(name);
+        for (const doc of docs) c.docs.set(doc._id, doc);
+      }
+      this.checkpoints = new Map(snap.checkpoints.map((c) => [c.name, c]));
+    } catch (error) {
+      // A damaged snapshot costs a full replay, never wrong data.
+      console.warn(`read model snapshot ${file} unreadable, rebuilding from the log:`, (error as Error).message);
+      this.collections.clear();
+      this.checkpoints.clear();
+    }
+  }
+
+  private coll(name: string): EmbeddedCollection {
+    let c = this.collections.get(name);
+    if (!c) this.collections.set(name, (c = new EmbeddedCollection()));
+    return c;
+  }
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return this.coll(name) as unknown as ReadCollection<T>;
+  }
+
+  async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
+    const c = this.coll(collection);
+    for (const fields of indexes) c.addIndex(fields);
+  }
+
+  async getMany(collection: string, ids: string[]): Promise<Map<string, Doc>> {
+    const c = this.coll(collection);
+    const out = new Map<string, Doc>();
+    for (const id of ids) {
+      const doc = c.docs.get(id);
+      if (doc) out.set(id, doc);
+    }
+    return out;
+  }
+
+  /** Synchronous, so queries never see half a batch. */
+  async commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
+    for (const [name, docs] of writes) {
+      const c = this.coll(name);
+      for (const [id, doc] of docs) c.set(id, doc);
+    }
+    for (const cp of checkpoints) this.checkpoints.set(cp.name, cp);
+    this.dirty = true;
+  }
+
+  async getCheckpoints(): Promise<Checkpoint[]> {
+    return [...this.checkpoints.values()];
+  }
+
+  async drop(collections: string[], checkpointNames: string[]): Promise<void> {
+    for (const name of collections) {
+      const old = this.collections.get(name);
+      const fresh = new EmbeddedCollection();
+      for (const index of old?.indexes ?? []) fresh.addIndex(index.fields);
+      this.collections.set(name, fresh);
+    }
+    for (const name of checkpointNames) this.checkpoints.delete(name);
+    this.dirty = true;
+  }
+
+  /** Writes the snapshot (temp file, fsync, rename) when anything changed since the last one. */
+  async flush(): Promise<void> {
+    if (!this.snapshotFile || !this.dirty) return;
+    this.dirty = false;
+    const snap: Snapshot = {
+      format: SNAPSHOT_FORMAT,
+      savedAt: new Date().toISOString(),
+      checkpoints: [...this.checkpoints.values()],
+      collections: [...this.collections].map(([name, c]) => [name, [...c.docs.values()]]),
+    };
+    const bytes = serialize(snap);
+    mkdirSync(dirname(this.snapshotFile), { recursive: true });
+    const tmp = `${this.snapshotFile}.tmp`;
+    writeFileSync(tmp, bytes);
+    const fd = openSync(tmp, 'r');
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, this.snapshotFile);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}

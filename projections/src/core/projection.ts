@@ -1,0 +1,28 @@
+import type { Doc, RecordedEvent } from '@paperlink/domain';
+
+/**
+ * What a projector may do while applying one event. `update` is idempotent: a document
+ * remembers the position of the last event applied to it (`_pos`) and an event at or before
+ * that position changes nothing, so applying an event twice changes nothing.
+ */
+export interface ProjectionView {
+  get<T extends Doc>(collection: string, id: string): Promise<T | null>;
+  update<T extends Doc>(collection: string, id: string, change: (doc: T | null) => T | null): Promise<void>;
+}
+
+export interface Projection {
+  /** Stable name; the checkpoint is stored under it. */
+  name: string;
+  /** Bump when the projector changes: the runner then rebuilds its collections from position zero. */
+  version: number;
+  /** Collections this projection owns, with the indexes its queries need. */
+  collections: Record<string, string[][]>;
+  /** Event types it reacts to. */
+  handles: ReadonlySet<string>;
+  apply(event: RecordedEvent, view: ProjectionView): Promise<void>;
+}
+
+export type ProjectedDoc = Doc & { _pos: number };
+
+/** The projector's pure core: a function of (read model document, event). */
+export type Evolve<T extends Doc, E = RecordedEvent> = (doc: T | null, event: E) => T | null;

@@ -1,0 +1,9 @@
+import type { Projection } from './core/projection';
+import { companiesProjection } from './accounts/companies';
+import { sessionsProjection } from './accounts/sessions';
+import { usersProjection } from './accounts/users';
+
+/** Every projection the product runs; the runner and `make rebuild` take this list. */
+export function allProjections(): Projection[] {
+  return [usersProjection, sessionsProjection, companiesProjection];
+}

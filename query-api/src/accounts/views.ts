@@ -1,0 +1,88 @@
+import type { ReadStore, Role } from '@paperlink/domain';
+import { getCompanies, getMembership, getUser, getUsers, membershipsOfUser, type CompanyDoc } from '@paperlink/projections';
+
+export interface CompanyView {
+  id: string;
+  name: string;
+  role: Role;
+  domain: string | null;
+  planType: string;
+  userCount: number;
+  transactionCount: number;
+  receiptCount: number;
+  matchRate: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function companyView(doc: CompanyDoc, role: Role): CompanyView {
+  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+  return {
+    id: doc._id,
+    name: doc.name,
+    role,
+    domain: doc.domain,
+    planType: doc.planType,
+    userCount: doc.userCount,
+    transactionCount: n(doc.transactionCount),
+    receiptCount: n(doc.receiptCount),
+    matchRate: n(doc.matchRate),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+/** Read-side views of users and companies, shared by queries and command replies. */
+export function accountViews(store: ReadStore) {
+  async function companies(userId: string): Promise<CompanyView[]> {
+    const memberships = await membershipsOfUser(store, userId);
+    const docs = await getCompanies(store, memberships.map((m) => m.companyId));
+    return memberships.flatMap((m) => {
+      const doc = docs.get(m.companyId);
+      return doc ? [companyView(doc, m.role)] : [];
+    });
+  }
+
+  return {
+    companies,
+    async company(companyId: string, userId: string): Promise<CompanyView | null> {
+      const m = await getMembership(store, companyId, userId);
+      if (!m) return null;
+      const doc = (await getCompanies(store, [companyId])).get(companyId);
+      return doc ? companyView(doc, m.role) : null;
+    },
+    async user(userId: string, currentCompanyId?: string) {
+      const user = await getUser(store, userId);
+      if (!user) return null;
+      const list = (await companies(userId)).map((c) => ({ id: c.id, name: c.name, role: c.role }));
+      const current = list.find((c) => c.id === currentCompanyId) ?? list[0] ?? null;
+      return {
+        id: user._id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        emailVerified: user.emailVerified,
+        lastLogin: user.lastLogin,
+        memberSince: user.memberSince,
+        currentRole: current?.role ?? null,
+        currentCompany: current,
+        companies: list,
+      };
+    },
+    async member(companyId: string, userId: string) {
+      const m = await getMembership(store, companyId, userId);
+      const u = m && (await getUser(store, userId));
+      return m && u ? { id: userId, firstName: u.firstName, lastName: u.lastName, email: u.email, role: m.role } : null;
+    },
+    async members(companyId: string) {
+      const memberships = await store.collection('memberships').find({ companyId }, { sort: { joinedAt: 1 } });
+      const users = await getUsers(store, memberships.map((m) => m.userId as string));
+      return memberships.flatMap((m) => {
+        const u = users.get(m.userId as string);
+        return u ? [{ id: u._id, firstName: u.firstName, lastName: u.lastName, email: u.email, role: m.role as Role, joinedAt: m.joinedAt as string, lastLogin: u.lastLogin }] : [];
+      });
+    },
+  };
+}
+
+export type AccountViewsImpl = ReturnType<typeof accountViews>;

@@ -1,0 +1,2 @@
+export * from './accounts/views';
+export * from './accounts/routes';
