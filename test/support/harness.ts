@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createPaperlink, type Paperlink } from '../../infra/src/app';
+import { loadConfig, type Config } from '../../infra/src/config';
+
+export interface Api {
+  paperlink: Paperlink;
+  http: ReturnType<typeof request>;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The whole product in this process, on a fresh data folder. */
+export async function startApi(env: Partial<Record<keyof Config, string>> = {}, dataDir?: string): Promise<Api> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'paperlink-api-'));
+  const config = loadConfig({ DATA_DIR: dir, WEB_DIST: join(dir, 'no-web'), ...env });
+  const paperlink = await createPaperlink(config);
+  return {
+    paperlink,
+    http: request(paperlink.app),
+    dataDir: dir,
+    async close() {
+      await paperlink.close();
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  userId: string;
+  companyId: string;
+  accessToken: string;
+  refreshToken: string;
+  /** Headers for calls as this user in a company (their own by default). */
+  headers(companyId?: string): Record<string, string>;
+}
+
+let counter = 0;
+
+export async function registerAccount(api: Api, fields: Partial<{ firstName: string; lastName: string; email: string; password: string; companyName: string }> = {}): Promise<Account> {
+  counter += 1;
+  const body = {
+    firstName: 'Test',
+    lastName: `User${counter}`,
+    email: `user${counter}-${randomUUID().slice(0, 8)}@example.com`,
+    password: 'Passw0rdOK',
+    companyName: `Company ${counter}`,
+    ...fields,
+  };
+  const res = await api.http.post('/api/auth/register').send(body);
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const account: Account = {
+    email: body.email.toLowerCase(),
+    password: body.password,
+    userId: res.body.user.id,
+    companyId: res.body.company.id,
+    accessToken: res.body.accessToken,
+    refreshToken: res.body.refreshToken,
+    headers(companyId?: string) {
+      return { authorization: `Bearer ${account.accessToken}`, 'x-company-id': companyId ?? account.companyId };
+    },
+  };
+  return account;
+}
+
+/** `owner` invites `member` into owner's company with a role. */
+export async function invite(api: Api, owner: Account, member: Account, role = 'user'): Promise<void> {
+  const res = await api.http.post('/api/companies/current/invite').set(owner.headers()).send({ email: member.email, role });
+  if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
