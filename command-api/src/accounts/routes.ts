@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newId } from '../core/ids';
 import { Router } from 'express';
 import { z } from 'zod';
 import {
@@ -66,9 +67,9 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       ...passwordProblems(body.password),
     ]);
     const passwordHash = await hasher.hash(body.password);
-    const userId = randomUUID();
-    const companyId = randomUUID();
-    const sessionId = randomUUID();
+    const userId = newId();
+    const companyId = newId();
+    const sessionId = newId();
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const now = ctx.now.toISOString();
       const emailS = await bus.load(emailStream(email), emailDecider);
@@ -107,7 +108,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       deps.loginFailuresPerAddress.record(address);
       throw new UnauthorizedError(invalid.error, invalid.code);
     }
-    const sessionId = randomUUID();
+    const sessionId = newId();
     const first = await bus.load(userStream(userId), userDecider);
     if (first.state.status !== 'registered') throw new UnauthorizedError(invalid.error, invalid.code);
     const passwordValid = await hasher.verify(first.state.passwordHash, body.password);

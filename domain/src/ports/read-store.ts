@@ -35,6 +35,8 @@ export interface ReadStore {
   collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
   /** Declares indexes (field lists) so queries on them stay fast. Idempotent. */
   ensureIndexes(collection: string, indexes: string[][]): Promise<void>;
+  /** One document by id without a round trip, where the store holds documents in memory (embedded). */
+  peek?(collection: string, id: string): Doc | null;
   /** Documents by id, for a projector about to update them. */
   getMany(collection: string, ids: string[]): Promise<Map<string, Doc>>;
   /** Applies writes and checkpoints together: after a crash both or neither are there. */

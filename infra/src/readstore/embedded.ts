@@ -194,6 +194,10 @@ export class EmbeddedReadStore implements ReadStore {
     for (const fields of indexes) c.addIndex(fields);
   }
 
+  peek(collection: string, id: string): Doc | null {
+    return this.collections.get(collection)?.docs.get(id) ?? null;
+  }
+
   async getMany(collection: string, ids: string[]): Promise<Map<string, Doc>> {
     const c = this.coll(collection);
     const out = new Map<string, Doc>();

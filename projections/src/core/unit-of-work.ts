@@ -16,6 +16,7 @@ export class UnitOfWork {
   async get(collection: string, id: string): Promise<Doc | null> {
     const pending = this.writes.get(collection);
     if (pending?.has(id)) return pending.get(id) ?? null;
+    if (this.store.peek) return this.store.peek(collection, id);
     const found = await this.store.getMany(collection, [id]);
     return found.get(id) ?? null;
   }

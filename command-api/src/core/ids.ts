@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A UUID version 7 (RFC 9562): 48 bits of milliseconds, then random bits. Ids made one after
+ * another sort in time order, so new streams land at the end of the store's indexes.
+ */
+export function newId(now = Date.now()): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(now, 0, 6);
+  b[6] = 0x70 | (b[6]! & 0x0f);
+  b[8] = 0x80 | (b[8]! & 0x3f);
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

@@ -1,0 +1,41 @@
+import cliProgress from 'cli-progress';
+import { allProjections, ProjectionRunner } from '@paperlink/projections';
+import { createAdapters } from '../adapters';
+import { loadConfig } from '../config';
+import { dataDir, lockDataDir } from '../data-dir';
+
+/** `make rebuild`: drops every read model and replays the whole log from position zero. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dir = dataDir(config.DATA_DIR);
+  const unlock = lockDataDir(dir, 'rebuild');
+  try {
+    const { events, readStore } = await createAdapters(config, dir);
+    const head = await events.headPosition();
+    console.log(`Rebuilding ${allProjections().length} projections from ${head} events in ${events.kind} into ${readStore.kind}`);
+    const bar = new cliProgress.SingleBar(
+      { format: ' {bar} {percentage}% | {value}/{total} positions | {eps} events/s', hideCursor: true, noTTYOutput: !process.stdout.isTTY, notTTYSchedule: 2000 },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(Math.max(head, 1), 0, { eps: 0 });
+    const started = performance.now();
+    const runner = new ProjectionRunner(events, readStore, allProjections());
+    const result = await runner.rebuild((p) => {
+      const seconds = (performance.now() - started) / 1000;
+      bar.update(p.position, { eps: Math.round(p.processed / Math.max(seconds, 0.001)) });
+    });
+    bar.update(Math.max(head, 1));
+    bar.stop();
+    const eps = Math.round(result.events / Math.max(result.ms / 1000, 0.001));
+    console.log(`Rebuilt ${result.events} events in ${(result.ms / 1000).toFixed(2)} s: ${eps} events/s`);
+    await readStore.close();
+    await events.close();
+  } finally {
+    unlock();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
