@@ -11,3 +11,4 @@ export * from './http/rate-limit';
 export * from './accounts/lookup';
 export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
 export { companyRouter, type CompanyDeps } from './companies/routes';
+export * from './masterdata/routes';

@@ -10,3 +10,4 @@ export * from './accounts/user';
 export * from './accounts/session';
 export * from './accounts/company';
 export * from './accounts/email';
+export * from './masterdata/masterdata';

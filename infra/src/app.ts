@@ -7,6 +7,7 @@ import {
   CommandBus,
   companyRouter,
   errorHandler,
+  masterDataRouter,
   notFound,
   publicAccountRouter,
   requestContext,
@@ -15,7 +16,8 @@ import {
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews } from '@paperlink/query-api';
+import { accountQueryRouter, accountViews, masterDataQueryRouter } from '@paperlink/query-api';
+import { getMasterItem } from '@paperlink/projections';
 import type { Config } from './config';
 import { createAdapters, type Adapters } from './adapters';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
@@ -24,6 +26,8 @@ import { webApp } from './http/static';
 import { Argon2Hasher } from './passwords';
 
 export const VERSION = '1.0.0';
+/** The transaction field that refers to a master data item of each kind. */
+const USAGE_FIELD = { categories: 'categoryId', job_numbers: 'jobNumberId', cost_codes: 'costCodeId' } as const;
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, '../..');
 
@@ -94,6 +98,12 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(accountRouter(accountDeps));
     api.use(companyRouter({ bus, events, views, access }));
     api.use(accountQueryRouter(views, access));
+    api.use(masterDataQueryRouter(readStore));
+    api.use(masterDataRouter({
+      bus,
+      usage: (companyId, kind, id) => readStore.collection('transactions').count({ companyId, [USAGE_FIELD[kind]]: id }),
+      item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
+    }));
     api.use(notFound);
     api.use(errorHandler());
     app.use('/api', api);

@@ -2,8 +2,9 @@ import type { Projection } from './core/projection';
 import { companiesProjection } from './accounts/companies';
 import { sessionsProjection } from './accounts/sessions';
 import { usersProjection } from './accounts/users';
+import { masterDataProjection } from './masterdata/items';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection];
 }

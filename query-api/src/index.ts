@@ -1,2 +1,3 @@
 export * from './accounts/views';
 export * from './accounts/routes';
+export * from './masterdata/routes';

@@ -20,6 +20,12 @@ const ENDPOINTS: Array<[method: 'get' | 'put' | 'post' | 'delete', path: (victim
   ['post', (v) => `/api/companies/${v.companyId}/invite`, { email: 'x@example.com' }],
   ['put', (v) => `/api/companies/${v.companyId}/users/${v.userId}/role`, { role: 'user' }],
   ['delete', (v) => `/api/companies/${v.companyId}/users/${v.userId}`],
+  ['get', () => '/api/masterdata/categories'],
+  ['get', () => '/api/masterdata/job_numbers'],
+  ['get', () => '/api/masterdata/cost_codes'],
+  ['post', () => '/api/masterdata/categories', { name: 'Pwned' }],
+  ['put', () => '/api/masterdata/categories/some-id', { name: 'Pwned' }],
+  ['delete', () => '/api/masterdata/categories/some-id'],
 ];
 
 let api: Api;

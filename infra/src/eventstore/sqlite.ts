@@ -15,8 +15,6 @@ import { AppendSignal, pollingSubscription } from './subscription';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
 type EventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string];
-/** How far back in a stream a retry with expected revision 'any' is recognised (as EventStoreDB: recent events only). */
-const RETRY_WINDOW = 1000;
 const COLUMNS = 'position, event_id, stream_id, revision, type, data, metadata';
 
 /**
@@ -102,9 +100,10 @@ export class SqliteEventStore implements EventStore {
     const stream = this.stmts.stream.get(streamId);
     const current = stream?.revision ?? -1;
     // A retry carries the ids of events already in this stream, where the first attempt put
-    // them: right after the revision it expected (or in the stream's recent tail for 'any').
+    // them: right after the revision it expected (for 'any': the stream's tail, so a retry is
+    // recognised while nothing else was appended to the stream in between, as in EventStoreDB).
     if (stream && events.length > 0 && expectedRevision !== current) {
-      const from = typeof expectedRevision === 'number' ? expectedRevision + 1 : expectedRevision === 'no_stream' ? 0 : Math.max(0, current - RETRY_WINDOW);
+      const from = typeof expectedRevision === 'number' ? expectedRevision + 1 : expectedRevision === 'no_stream' ? 0 : Math.max(0, current - events.length + 1);
       if (this.stmts.inStream.get(stream.stream_key, from, current, events[0]!.id)) return this.retriedResult(stream.stream_key, events, from, current);
     }
     checkExpected(streamId, expectedRevision, current);

@@ -1,0 +1,35 @@
+/**
+ * `make bench`: every benchmark, one after another, each in its own process so that one's
+ * memory and JIT state does not colour the next. Figures are medians of several runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BENCHES: Array<[file: string, what: string]> = [
+  ['eventstore.ts', 'event store appends and read-model rebuild (issue 2)'],
+  ['csv-parse.ts', 'bank statement parsing (issue 4)'],
+  ['ocr.ts', 'receipt OCR and field extraction (issue 5)'],
+  ['matching.ts', 'matching precision and recall (issue 6)'],
+  ['matching-scale.ts', 'auto-match at scale (issue 6)'],
+];
+
+const only = process.argv.slice(2);
+let failed = 0;
+for (const [file, what] of BENCHES) {
+  if (only.length > 0 && !only.some((o) => file.startsWith(o))) continue;
+  const path = join(import.meta.dirname, file);
+  if (!existsSync(path)) {
+    console.log(`\n== ${file}: ${what}: not in this checkout yet`);
+    continue;
+  }
+  console.log(`\n== ${file}: ${what}`);
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path], { stdio: 'inherit' });
+  console.log(`   (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  if (r.status !== 0) failed++;
+}
+if (failed > 0) {
+  console.error(`${failed} benchmark(s) failed`);
+  process.exit(1);
+}

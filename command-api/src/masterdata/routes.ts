@@ -1,0 +1,81 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { masterDataDecider, MASTER_KINDS, NotFoundError, type MasterKind } from '@paperlink/domain';
+import type { CommandBus, Plan } from '../core/bus';
+import { send } from '../core/http';
+import { newId } from '../core/ids';
+import { requireCompany } from '../http/context';
+
+export const masterStream = (companyId: string) => `masterdata-${companyId}`;
+
+export interface MasterDataDeps {
+  bus: CommandBus;
+  /** How many of the company's transactions use an item (from the transactions read model). */
+  usage(companyId: string, kind: MasterKind, id: string): Promise<number>;
+  /** The item as the list shows it, for replies. */
+  item(companyId: string, kind: MasterKind, id: string): Promise<unknown>;
+}
+
+const Body = z.object({
+  name: z.preprocess((v) => v ?? '', z.string({ error: 'Name cannot be empty.' }).max(1000, 'Name is too long.')),
+  category_id: z.string().max(100).optional().nullable(),
+});
+
+function kindOf(value: unknown): MasterKind {
+  const kind = String(value);
+  if (!(MASTER_KINDS as readonly string[]).includes(kind)) throw new NotFoundError(`No such list: ${kind}`, 'no_such_list');
+  return kind as MasterKind;
+}
+
+/** Add, update and delete master data items (admin only; the decider checks the role). */
+export function masterDataRouter(deps: MasterDataDeps): Router {
+  const { bus } = deps;
+  const router = Router();
+  const company = requireCompany();
+
+  router.post('/masterdata/:kind', company, async (req, res) => {
+    const kind = kindOf(req.params.kind);
+    const body = Body.parse(req.body ?? {});
+    const id = newId();
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
+      const events = masterDataDecider.decide({ type: 'AddItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);
+      const added = events.reduce(masterDataDecider.evolve, s.state).items[kind][id]!;
+      const categoryName = added.categoryId ? s.state.items.categories[added.categoryId]?.name ?? null : undefined;
+      return {
+        status: 201,
+        appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
+        body: { id, name: added.name, ...(added.categoryId ? { category_id: added.categoryId, category_name: categoryName } : {}) },
+      };
+    });
+  });
+
+  router.put('/masterdata/:kind/:id', company, async (req, res) => {
+    const kind = kindOf(req.params.kind);
+    const id = String(req.params.id);
+    const body = Body.parse(req.body ?? {});
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
+      const events = masterDataDecider.decide({ type: 'UpdateItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);
+      const after = events.reduce(masterDataDecider.evolve, s.state).items[kind][id]!;
+      const categoryName = after.categoryId ? s.state.items.categories[after.categoryId]?.name ?? null : undefined;
+      return {
+        appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
+        body: { id, name: after.name, ...(after.categoryId ? { category_id: after.categoryId, category_name: categoryName } : {}) },
+      };
+    });
+  });
+
+  router.delete('/masterdata/:kind/:id', company, async (req, res) => {
+    const kind = kindOf(req.params.kind);
+    const id = String(req.params.id);
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
+      const inUse = await deps.usage(ctx.companyId!, kind, id);
+      const events = masterDataDecider.decide({ type: 'DeleteItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, inUse }, s.state);
+      return { appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }], body: { success: true, message: 'Deleted' } };
+    });
+  });
+
+  return router;
+}

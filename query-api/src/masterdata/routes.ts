@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import { MASTER_KINDS, NotFoundError, type MasterKind, type ReadStore, type RequestContext } from '@paperlink/domain';
+import { requireCompany } from '@paperlink/command-api';
+import { listMasterItems } from '@paperlink/projections';
+
+const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
+
+export function parseKind(value: string): MasterKind {
+  if (!(MASTER_KINDS as readonly string[]).includes(value)) throw new NotFoundError(`No such list: ${value}`, 'no_such_list');
+  return value as MasterKind;
+}
+
+/** Master data lists: every member reads them (edit dropdowns); only admins change them. */
+export function masterDataQueryRouter(store: ReadStore): Router {
+  const router = Router();
+  router.get('/masterdata/:kind', requireCompany(), async (req, res) => {
+    const kind = parseKind(String(req.params.kind));
+    res.json(await listMasterItems(store, ctxOf(res).companyId!, kind));
+  });
+  return router;
+}
