@@ -12,3 +12,4 @@ export * from './accounts/lookup';
 export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
 export { companyRouter, type CompanyDeps } from './companies/routes';
 export * from './masterdata/routes';
+export * from './transactions/routes';

@@ -11,3 +11,5 @@ export * from './accounts/session';
 export * from './accounts/company';
 export * from './accounts/email';
 export * from './masterdata/masterdata';
+export * from './transactions/transaction';
+export * from './transactions/import';

@@ -11,13 +11,14 @@ import {
   notFound,
   publicAccountRouter,
   requestContext,
+  transactionRouter,
   SlidingWindowLimiter,
   TokenService,
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, masterDataQueryRouter } from '@paperlink/query-api';
-import { getMasterItem } from '@paperlink/projections';
+import { accountQueryRouter, accountViews, masterDataQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
+import { getMasterItem, getTransaction, toTransactionViews } from '@paperlink/projections';
 import type { Config } from './config';
 import { createAdapters, type Adapters } from './adapters';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
@@ -27,7 +28,7 @@ import { Argon2Hasher } from './passwords';
 
 export const VERSION = '1.0.0';
 /** The transaction field that refers to a master data item of each kind. */
-const USAGE_FIELD = { categories: 'categoryId', job_numbers: 'jobNumberId', cost_codes: 'costCodeId' } as const;
+const USAGE_FIELD = { categories: 'category_name', job_numbers: 'job_number_name', cost_codes: 'cost_code_name' } as const;
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, '../..');
 
@@ -99,9 +100,22 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(companyRouter({ bus, events, views, access }));
     api.use(accountQueryRouter(views, access));
     api.use(masterDataQueryRouter(readStore));
+    api.use(transactionQueryRouter(readStore));
+    api.use(transactionRouter({
+      bus,
+      events,
+      locator: { locate: (companyId, id) => getTransaction(readStore, companyId, id) },
+      view: async (companyId, id) => {
+        const doc = await getTransaction(readStore, companyId, id);
+        return doc ? ((await toTransactionViews(readStore, [doc]))[0] as unknown as Record<string, unknown>) : null;
+      },
+    }));
     api.use(masterDataRouter({
       bus,
-      usage: (companyId, kind, id) => readStore.collection('transactions').count({ companyId, [USAGE_FIELD[kind]]: id }),
+      usage: async (companyId, kind, id) => {
+        const item = await getMasterItem(readStore, companyId, kind, id);
+        return item ? readStore.collection('transactions').count({ companyId, [USAGE_FIELD[kind]]: item.name }) : 0;
+      },
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
     }));
     api.use(notFound);

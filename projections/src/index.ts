@@ -5,4 +5,6 @@ export * from './accounts/users';
 export * from './accounts/sessions';
 export * from './accounts/companies';
 export * from './masterdata/items';
+export * from './transactions/transactions';
+export * from './transactions/query';
 export { allProjections } from './registry';

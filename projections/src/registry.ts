@@ -3,8 +3,9 @@ import { companiesProjection } from './accounts/companies';
 import { sessionsProjection } from './accounts/sessions';
 import { usersProjection } from './accounts/users';
 import { masterDataProjection } from './masterdata/items';
+import { transactionsProjection } from './transactions/transactions';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection];
 }

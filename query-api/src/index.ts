@@ -1,3 +1,4 @@
 export * from './accounts/views';
 export * from './accounts/routes';
 export * from './masterdata/routes';
+export * from './transactions/routes';

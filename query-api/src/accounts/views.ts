@@ -1,5 +1,5 @@
 import type { ReadStore, Role } from '@paperlink/domain';
-import { getCompanies, getMembership, getUser, getUsers, membershipsOfUser, type CompanyDoc } from '@paperlink/projections';
+import { COMPANY_STATS, getCompanies, getMembership, getUser, getUsers, membershipsOfUser, type CompanyDoc, type CompanyStatsDoc } from '@paperlink/projections';
 
 export interface CompanyView {
   id: string;
@@ -15,7 +15,7 @@ export interface CompanyView {
   updatedAt: string;
 }
 
-function companyView(doc: CompanyDoc, role: Role): CompanyView {
+function companyView(doc: CompanyDoc, role: Role, stats?: CompanyStatsDoc): CompanyView {
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
   return {
     id: doc._id,
@@ -24,9 +24,9 @@ function companyView(doc: CompanyDoc, role: Role): CompanyView {
     domain: doc.domain,
     planType: doc.planType,
     userCount: doc.userCount,
-    transactionCount: n(doc.transactionCount),
-    receiptCount: n(doc.receiptCount),
-    matchRate: n(doc.matchRate),
+    transactionCount: n(stats?.transactionCount),
+    receiptCount: n(stats?.receiptCount),
+    matchRate: n(stats?.matchRate),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -34,12 +34,16 @@ function companyView(doc: CompanyDoc, role: Role): CompanyView {
 
 /** Read-side views of users and companies, shared by queries and command replies. */
 export function accountViews(store: ReadStore) {
+  const statsOf = async (ids: string[]) =>
+    new Map((await store.collection<CompanyStatsDoc>(COMPANY_STATS).find({ _id: { $in: ids } })).map((s) => [s._id, s]));
+
   async function companies(userId: string): Promise<CompanyView[]> {
     const memberships = await membershipsOfUser(store, userId);
-    const docs = await getCompanies(store, memberships.map((m) => m.companyId));
+    const ids = memberships.map((m) => m.companyId);
+    const [docs, stats] = await Promise.all([getCompanies(store, ids), statsOf(ids)]);
     return memberships.flatMap((m) => {
       const doc = docs.get(m.companyId);
-      return doc ? [companyView(doc, m.role)] : [];
+      return doc ? [companyView(doc, m.role, stats.get(m.companyId))] : [];
     });
   }
 
@@ -49,7 +53,7 @@ export function accountViews(store: ReadStore) {
       const m = await getMembership(store, companyId, userId);
       if (!m) return null;
       const doc = (await getCompanies(store, [companyId])).get(companyId);
-      return doc ? companyView(doc, m.role) : null;
+      return doc ? companyView(doc, m.role, (await statsOf([companyId])).get(companyId)) : null;
     },
     async user(userId: string, currentCompanyId?: string) {
       const user = await getUser(store, userId);

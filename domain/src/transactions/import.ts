@@ -1,0 +1,121 @@
+import type { Decider } from '../core/decider';
+import type { ImportedRow } from './transaction';
+
+/** Rows per event: keeps each event well under EventStoreDB's size limit. */
+export const IMPORT_CHUNK_ROWS = 1000;
+/** How many assignment details and row errors an import answer lists. */
+export const IMPORT_DETAIL_LIMIT = 100;
+
+export type ImportEvent =
+  | {
+      type: 'StatementImported';
+      data: { importId: string; companyId: string; fileName: string; fileHash: string; layout: string; importedBy: string; totalRows: number; imported: number; skipped: number; rejected: number };
+    }
+  | { type: 'TransactionsImported'; data: { importId: string; companyId: string; fileName: string; fileHash: string; importedBy: string; rows: ImportedRow[] } };
+
+/** The key duplicates are recognised by: same date, description (case and spacing aside) and amount. */
+export function dedupKeyOf(date: string, description: string, amountCents: number): string {
+  return `${date}|${description.trim().replace(/\s+/g, ' ').toUpperCase()}|${amountCents}`;
+}
+
+/** The company's import ledger: which files were imported. */
+export interface LedgerState {
+  fileHashes: Record<string, string>;
+}
+
+export const ledgerDecider: Pick<Decider<LedgerState, never, ImportEvent>, 'initialState' | 'evolve'> = {
+  initialState: () => ({ fileHashes: {} }),
+  evolve: (state, event) =>
+    event.type === 'StatementImported' ? { fileHashes: { ...state.fileHashes, [event.data.fileHash]: event.data.importId } } : state,
+};
+
+export interface CandidateRow extends Omit<ImportedRow, 'transactionId'> {
+  dedupKey: string;
+}
+
+export interface ImportStatementCommand {
+  importId: string;
+  companyId: string;
+  importedBy: string;
+  fileName: string;
+  fileHash: string;
+  layout: string;
+  /** Parsed and assigned rows, in file order. */
+  rows: CandidateRow[];
+  /** Rows that could not be read, with the reason. */
+  rowErrors: Array<{ row: number; reason: string }>;
+  /** Dedup keys among `rows` that the company already has (read by the caller). */
+  existingKeys: ReadonlySet<string>;
+  /** Ids for new transactions, at least one per row. */
+  newIds: string[];
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  total: number;
+  rejected: number;
+  alreadyImported: boolean;
+  userMatching: {
+    matched: number;
+    unmatched: number;
+    adminAssigned: number;
+    details: Array<{ row: number; description: string; providedName: string | null; assignedTo: string; status: ImportedRow['assignment'] }>;
+  };
+  rowErrors: Array<{ row: number; reason: string }>;
+  duplicates: Array<{ row: number; description: string; reason: string }>;
+}
+
+/**
+ * Decides an import: duplicates (same date, description and amount already in the company,
+ * or earlier in the file) are skipped; the rest become transactions, in chunks of rows.
+ */
+export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): { events: ImportEvent[]; result: ImportResult } {
+  const alreadyImported = cmd.fileHash in ledger.fileHashes;
+  const seen = new Set<string>();
+  const kept: ImportedRow[] = [];
+  const duplicates: ImportResult['duplicates'] = [];
+  let nextId = 0;
+  for (const r of cmd.rows) {
+    if (alreadyImported || cmd.existingKeys.has(r.dedupKey)) {
+      duplicates.push({ row: r.row, description: r.description, reason: alreadyImported ? 'This file was imported before' : 'Same date, description and amount as an existing transaction' });
+      continue;
+    }
+    if (seen.has(r.dedupKey)) {
+      duplicates.push({ row: r.row, description: r.description, reason: 'Same date, description and amount as an earlier row of this file' });
+      continue;
+    }
+    seen.add(r.dedupKey);
+    const { dedupKey: _k, ...row } = r;
+    const transactionId = cmd.newIds[nextId++];
+    if (!transactionId) throw new Error('not enough ids for the import');
+    kept.push({ ...row, transactionId });
+  }
+  const matched = cmd.rows.filter((r) => r.assignment === 'name_matched').length;
+  const result: ImportResult = {
+    imported: kept.length,
+    skipped: duplicates.length,
+    total: cmd.rows.length + cmd.rowErrors.length,
+    rejected: cmd.rowErrors.length,
+    alreadyImported,
+    userMatching: {
+      matched,
+      unmatched: cmd.rows.filter((r) => r.assignment === 'no_match_found').length,
+      adminAssigned: cmd.rows.length - matched,
+      details: cmd.rows.slice(0, IMPORT_DETAIL_LIMIT).map((r) => ({ row: r.row, description: r.description, providedName: r.providedName ?? null, assignedTo: r.assignedTo, status: r.assignment })),
+    },
+    rowErrors: cmd.rowErrors.slice(0, IMPORT_DETAIL_LIMIT),
+    duplicates: duplicates.slice(0, IMPORT_DETAIL_LIMIT),
+  };
+  if (alreadyImported || kept.length === 0) return { events: [], result };
+  const base = { importId: cmd.importId, companyId: cmd.companyId, fileName: cmd.fileName, fileHash: cmd.fileHash, importedBy: cmd.importedBy };
+  const events: ImportEvent[] = [];
+  for (let i = 0; i < kept.length; i += IMPORT_CHUNK_ROWS) {
+    events.push({ type: 'TransactionsImported', data: { ...base, rows: kept.slice(i, i + IMPORT_CHUNK_ROWS) } });
+  }
+  events.push({
+    type: 'StatementImported',
+    data: { ...base, layout: cmd.layout, totalRows: result.total, imported: result.imported, skipped: result.skipped, rejected: result.rejected },
+  });
+  return { events, result };
+}

@@ -1,0 +1,119 @@
+import { fromCents, toCents, type Filter, type ReadStore, type SortSpec } from '@paperlink/domain';
+import { getUsers } from '../accounts/users';
+import { TRANSACTIONS, type TransactionDoc } from './transactions';
+
+export const TRANSACTION_SORTS = {
+  transaction_date: 'transaction_date',
+  description: 'description',
+  amount: 'amountCents',
+  category_name: 'category_name',
+  cost_code_name: 'category_name',
+  created_at: 'created_at',
+} as const;
+export type TransactionSort = keyof typeof TRANSACTION_SORTS;
+
+export interface TransactionQuery {
+  companyId: string;
+  /** Only this member's transactions (non-admins always; admins when they filter by user). */
+  userId?: string;
+  startDate?: string;
+  endDate?: string;
+  /** Category name (exact, any case). */
+  category?: string;
+  /** Compare by size, ignoring the sign (an expense of 42.00 is 42). */
+  minAmount?: number;
+  maxAmount?: number;
+  status?: 'matched' | 'unmatched';
+  sortBy: TransactionSort;
+  sortOrder: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+/** The transaction as the API returns it (spec section 3). */
+export interface TransactionView {
+  id: string;
+  transaction_date: string;
+  external_transaction_id: string | null;
+  description: string;
+  amount: number;
+  sales_tax: number | null;
+  currency: string | null;
+  category_name: string | null;
+  category_id: string | null;
+  job_number_name: string | null;
+  cost_code_name: string | null;
+  receipt_count: number;
+  receipts: string;
+  status: 'matched' | 'unmatched';
+  user_id: string;
+  created_by_first_name: string | null;
+  created_by_last_name: string | null;
+  created_at: string;
+  updated_at: string;
+  source: { fileName: string; fileHash: string; row: number; importId: string };
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function transactionFilter(q: Omit<TransactionQuery, 'sortBy' | 'sortOrder' | 'page' | 'limit'>): Filter {
+  const filter: Filter = { companyId: q.companyId };
+  if (q.userId) filter.userId = q.userId;
+  const date: Record<string, string> = {};
+  if (q.startDate) date.$gte = q.startDate;
+  if (q.endDate) date.$lte = q.endDate;
+  if (Object.keys(date).length) filter.transaction_date = date;
+  if (q.category) filter.category_name = { $regex: `^${escapeRegex(q.category.trim())}$`, $options: 'i' };
+  const size: Record<string, number> = {};
+  if (q.minAmount !== undefined) size.$gte = toCents(Math.abs(q.minAmount));
+  if (q.maxAmount !== undefined) size.$lte = toCents(Math.abs(q.maxAmount));
+  if (Object.keys(size).length) filter.absCents = size;
+  if (q.status === 'matched') filter.receipt_count = { $gt: 0 };
+  if (q.status === 'unmatched') filter.receipt_count = 0;
+  return filter;
+}
+
+export async function toTransactionViews(store: ReadStore, docs: TransactionDoc[], categoryIds?: Map<string, string>): Promise<TransactionView[]> {
+  const users = await getUsers(store, [...new Set(docs.map((d) => d.userId))]);
+  return docs.map((d) => {
+    const u = users.get(d.userId);
+    return {
+      id: d._id,
+      transaction_date: d.transaction_date,
+      external_transaction_id: d.external_transaction_id,
+      description: d.description,
+      amount: fromCents(d.amountCents),
+      sales_tax: d.salesTaxCents === null ? null : fromCents(d.salesTaxCents),
+      currency: d.currency,
+      category_name: d.category_name,
+      category_id: (d.category_name && categoryIds?.get(d.category_name.toLowerCase())) ?? null,
+      job_number_name: d.job_number_name,
+      cost_code_name: d.cost_code_name,
+      receipt_count: d.receipt_count,
+      receipts: d.receipts.join(', '),
+      status: d.receipt_count > 0 ? 'matched' : 'unmatched',
+      user_id: d.userId,
+      created_by_first_name: u?.firstName ?? null,
+      created_by_last_name: u?.lastName ?? null,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+      source: { fileName: d.fileName, fileHash: d.fileHash, row: d.row, importId: d.importId },
+    };
+  });
+}
+
+export async function listTransactions(store: ReadStore, q: TransactionQuery): Promise<{ docs: TransactionDoc[]; total: number; pages: number }> {
+  const coll = store.collection<TransactionDoc>(TRANSACTIONS);
+  const filter = transactionFilter(q);
+  const dir = q.sortOrder === 'asc' ? 1 : -1;
+  const sort: SortSpec = { [TRANSACTION_SORTS[q.sortBy]]: dir };
+  if (q.sortBy !== 'transaction_date') sort.transaction_date = -1;
+  const [docs, total] = await Promise.all([coll.find(filter, { sort, skip: (q.page - 1) * q.limit, limit: q.limit }), coll.count(filter)]);
+  return { docs, total, pages: Math.max(1, Math.ceil(total / q.limit)) };
+}
+
+export async function getTransaction(store: ReadStore, companyId: string, id: string): Promise<TransactionDoc | null> {
+  return store.collection<TransactionDoc>(TRANSACTIONS).findOne({ _id: id, companyId });
+}

@@ -1,0 +1,128 @@
+import { dedupKeyOf, type Doc, type ImportEvent, type RecordedEvent, type TransactionEvent } from '@paperlink/domain';
+import type { Projection } from '../core/projection';
+
+export const TRANSACTIONS = 'transactions';
+export const TRANSACTION_KEYS = 'transaction_keys';
+export const COMPANY_STATS = 'company_stats';
+
+/** A transaction as lists show it; money in cents. */
+export interface TransactionDoc extends Doc {
+  companyId: string;
+  /** The member it belongs to (assigned at import). */
+  userId: string;
+  transaction_date: string;
+  description: string;
+  amountCents: number;
+  /** Size of the amount, for amount filters that ignore the sign. */
+  absCents: number;
+  salesTaxCents: number | null;
+  external_transaction_id: string | null;
+  currency: string | null;
+  category_name: string | null;
+  job_number_name: string | null;
+  cost_code_name: string | null;
+  receipt_count: number;
+  receipts: string[];
+  importId: string;
+  /** Revision of the import stream's event that holds the row (where the write side finds its origin). */
+  importRevision: number;
+  fileHash: string;
+  fileName: string;
+  row: number;
+  importedBy: string;
+  created_at: string;
+  updated_at: string;
+  dedupKey: string;
+}
+
+export interface TransactionKeyDoc extends Doc {
+  transactionId: string;
+}
+
+export interface CompanyStatsDoc extends Doc {
+  transactionCount: number;
+}
+
+export const transactionKeyId = (companyId: string, dedupKey: string) => `${companyId}|${dedupKey}`;
+
+export const transactionsProjection: Projection = {
+  name: 'transactions',
+  version: 1,
+  collections: {
+    [TRANSACTIONS]: [['companyId'], ['companyId', 'userId']],
+    [TRANSACTION_KEYS]: [],
+    [COMPANY_STATS]: [],
+  },
+  handles: new Set(['TransactionsImported', 'TransactionUpdated', 'TransactionDeleted']),
+  async apply(event: RecordedEvent, view) {
+    const e = event as unknown as ImportEvent | TransactionEvent;
+    const at = event.metadata.occurredAt;
+    switch (e.type) {
+      case 'TransactionsImported': {
+        const d = e.data;
+        for (const r of d.rows) {
+          const dedupKey = dedupKeyOf(r.date, r.description, r.amountCents);
+          await view.update<TransactionDoc>(TRANSACTIONS, r.transactionId, () => ({
+            _id: r.transactionId,
+            companyId: d.companyId,
+            userId: r.assignedTo,
+            transaction_date: r.date,
+            description: r.description,
+            amountCents: r.amountCents,
+            absCents: Math.abs(r.amountCents),
+            salesTaxCents: r.salesTaxCents ?? null,
+            external_transaction_id: r.externalId ?? null,
+            currency: r.currency ?? null,
+            category_name: r.category ?? null,
+            job_number_name: r.jobNumber ?? null,
+            cost_code_name: r.costCode ?? null,
+            receipt_count: 0,
+            receipts: [],
+            importId: d.importId,
+            importRevision: event.revision,
+            fileHash: d.fileHash,
+            fileName: d.fileName,
+            row: r.row,
+            importedBy: d.importedBy,
+            created_at: at,
+            updated_at: at,
+            dedupKey,
+          }));
+          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(d.companyId, dedupKey), () => ({ _id: transactionKeyId(d.companyId, dedupKey), transactionId: r.transactionId }));
+        }
+        await view.update<CompanyStatsDoc>(COMPANY_STATS, d.companyId, (doc) => ({ ...(doc ?? { _id: d.companyId, transactionCount: 0 }), transactionCount: (doc?.transactionCount ?? 0) + d.rows.length }));
+        return;
+      }
+      case 'TransactionUpdated': {
+        const { transactionId, changes } = e.data;
+        const current = await view.get<TransactionDoc>(TRANSACTIONS, transactionId);
+        if (!current) return;
+        const next: TransactionDoc = {
+          ...current,
+          ...(changes.description !== undefined ? { description: changes.description } : {}),
+          ...(changes.amountCents !== undefined ? { amountCents: changes.amountCents, absCents: Math.abs(changes.amountCents) } : {}),
+          ...(changes.salesTaxCents !== undefined ? { salesTaxCents: changes.salesTaxCents } : {}),
+          ...(changes.category !== undefined ? { category_name: changes.category } : {}),
+          ...(changes.jobNumber !== undefined ? { job_number_name: changes.jobNumber } : {}),
+          ...(changes.costCode !== undefined ? { cost_code_name: changes.costCode } : {}),
+          updated_at: at,
+        };
+        next.dedupKey = dedupKeyOf(next.transaction_date, next.description, next.amountCents);
+        await view.update<TransactionDoc>(TRANSACTIONS, transactionId, () => next);
+        if (next.dedupKey !== current.dedupKey) {
+          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), (k) => (k && k.transactionId === transactionId ? null : k));
+          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, next.dedupKey), () => ({ _id: transactionKeyId(current.companyId, next.dedupKey), transactionId }));
+        }
+        return;
+      }
+      case 'TransactionDeleted': {
+        const current = await view.get<TransactionDoc>(TRANSACTIONS, e.data.transactionId);
+        if (!current) return;
+        await view.update<TransactionDoc>(TRANSACTIONS, current._id, () => null);
+        await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), (k) => (k && k.transactionId === current._id ? null : k));
+        await view.update<CompanyStatsDoc>(COMPANY_STATS, current.companyId, (doc) => doc && { ...doc, transactionCount: Math.max(0, doc.transactionCount - 1) });
+        return;
+      }
+    }
+  },
+};
