@@ -13,3 +13,4 @@ export * from './accounts/email';
 export * from './masterdata/masterdata';
 export * from './transactions/transaction';
 export * from './transactions/import';
+export type * from './ports/jobs';

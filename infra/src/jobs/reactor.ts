@@ -1,0 +1,74 @@
+import type { EventStore, Job, JobQueue, ReadStore, RecordedEvent, Subscription } from '@paperlink/domain';
+
+/** Turns events into jobs: pure, so replays give the same jobs with the same ids. */
+export type JobsFromEvent = (event: RecordedEvent) => Job[];
+
+/**
+ * A checkpointed subscription that submits the jobs events call for. The checkpoint moves
+ * past an event only when every job from it and from the events before it has settled, so a
+ * crash re-runs unfinished jobs (whose results are idempotent by job id) and loses none.
+ */
+export class Reactor {
+  private subscription?: Subscription;
+  private readonly settled = new Map<number, boolean>();
+  private readonly order: number[] = [];
+  private checkpoint = 0;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly name: string,
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly queue: JobQueue,
+    private readonly jobsFrom: JobsFromEvent,
+  ) {}
+
+  private get checkpointName(): string {
+    return `reactor:${this.name}`;
+  }
+
+  async start(): Promise<void> {
+    const cp = (await this.store.getCheckpoints()).find((c) => c.name === this.checkpointName);
+    this.checkpoint = cp?.position ?? 0;
+    this.subscription = this.events.subscribeToAll({ after: this.checkpoint, batchSize: 500, onError: (e) => console.error(`reactor ${this.name} stopped:`, e) }, async (batch) => {
+      for (const event of batch) {
+        const jobs = this.jobsFrom(event);
+        this.order.push(event.position);
+        this.settled.set(event.position, jobs.length === 0);
+        if (jobs.length > 0) {
+          void Promise.allSettled(jobs.map((j) => this.queue.submit(j))).then(() => {
+            this.settled.set(event.position, true);
+            this.advance();
+          });
+        }
+      }
+      this.advance();
+    });
+  }
+
+  /** Moves the checkpoint over the settled prefix and stores it (one write at a time). */
+  private advance(): void {
+    let moved = false;
+    while (this.order.length > 0 && this.settled.get(this.order[0]!)) {
+      const p = this.order.shift()!;
+      this.settled.delete(p);
+      this.checkpoint = p;
+      moved = true;
+    }
+    if (!moved) return;
+    const position = this.checkpoint;
+    this.chain = this.chain
+      .then(() => this.store.commit(new Map(), [{ name: this.checkpointName, version: 1, position }]))
+      .catch((e: unknown) => console.error(`reactor ${this.name} checkpoint failed:`, e));
+  }
+
+  /** Position up to which every job has settled. */
+  get position(): number {
+    return this.checkpoint;
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.close();
+    await this.chain;
+  }
+}
