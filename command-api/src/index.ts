@@ -13,3 +13,4 @@ export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts
 export { companyRouter, type CompanyDeps } from './companies/routes';
 export * from './masterdata/routes';
 export * from './transactions/routes';
+export * from './transactions/import';

@@ -13,4 +13,5 @@ export * from './accounts/email';
 export * from './masterdata/masterdata';
 export * from './transactions/transaction';
 export * from './transactions/import';
+export * from './csv';
 export type * from './ports/jobs';

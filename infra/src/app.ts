@@ -10,6 +10,7 @@ import {
   masterDataRouter,
   notFound,
   publicAccountRouter,
+  importRouter,
   requestContext,
   transactionRouter,
   SlidingWindowLimiter,
@@ -18,7 +19,7 @@ import {
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
 import { accountQueryRouter, accountViews, masterDataQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
-import { getMasterItem, getTransaction, toTransactionViews } from '@paperlink/projections';
+import { getMasterItem, getTransaction, getUsers, membersOfCompany, toTransactionViews, TRANSACTION_KEYS, transactionKeyId } from '@paperlink/projections';
 import type { Config } from './config';
 import { createAdapters, type Adapters } from './adapters';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
@@ -101,6 +102,21 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(accountQueryRouter(views, access));
     api.use(masterDataQueryRouter(readStore));
     api.use(transactionQueryRouter(readStore));
+    api.use(importRouter({
+      bus,
+      members: async (companyId) => {
+        const memberships = await membersOfCompany(readStore, companyId);
+        const users = await getUsers(readStore, memberships.map((m) => m.userId));
+        return memberships.flatMap((m) => {
+          const u = users.get(m.userId);
+          return u ? [{ userId: m.userId, firstName: u.firstName, lastName: u.lastName, role: m.role }] : [];
+        });
+      },
+      existingKeys: async (companyId, keys) => {
+        const found = await readStore.getMany(TRANSACTION_KEYS, keys.map((k) => transactionKeyId(companyId, k)));
+        return new Set(keys.filter((k) => found.has(transactionKeyId(companyId, k))));
+      },
+    }));
     api.use(transactionRouter({
       bus,
       events,

@@ -68,3 +68,38 @@ describe('master data', () => {
     expect((await api.http.delete(`/api/masterdata/categories/${id}`).set(h)).status).toBe(403);
   });
 });
+
+describe('master data CSV import', () => {
+  it('imports names, skips duplicates (in the file and already there), reports errors', async () => {
+    const h = admin.headers();
+    await api.http.post('/api/masterdata/job_numbers').set(h).send({ name: 'JOB-EXISTING' }).expect(201);
+    const csv = 'Job Number\nJOB-A\nJOB-B\njob-a\nJOB-EXISTING\n';
+    const res = await api.http.post('/api/masterdata/job_numbers/import').set(h).attach('csvFile', Buffer.from(csv), 'jobs.csv');
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toMatchObject({ imported: 2, skipped: 2, totalRows: 4 });
+    expect(res.body.details.duplicates.map((d: { row: number }) => d.row)).toEqual([4, 5]);
+    const names = (await api.http.get('/api/masterdata/job_numbers').set(h)).body.map((j: { name: string }) => j.name);
+    expect(names).toEqual(expect.arrayContaining(['JOB-A', 'JOB-B', 'JOB-EXISTING']));
+  });
+
+  it('creates missing categories from a cost-code file', async () => {
+    const h = admin.headers();
+    const csv = 'Cost Code,Category\n02-100,Travel Costs\n02-200,Travel Costs\n03-100,Site Works\n';
+    const res = await api.http.post('/api/masterdata/cost_codes/import').set(h).attach('csvFile', Buffer.from(csv), 'codes.csv');
+    expect(res.body.summary.imported).toBe(3);
+    const codes = (await api.http.get('/api/masterdata/cost_codes').set(h)).body;
+    expect(codes.find((c: { name: string }) => c.name === '02-200').category_name).toBe('Travel Costs');
+    const cats = (await api.http.get('/api/masterdata/categories').set(h)).body.map((c: { name: string }) => c.name);
+    expect(cats).toEqual(expect.arrayContaining(['Travel Costs', 'Site Works']));
+  });
+
+  it('checks the file: present, .csv, under 5MB; admin only', async () => {
+    const h = admin.headers();
+    expect((await api.http.post('/api/masterdata/categories/import').set(h)).body.error).toBe('Please select a CSV file to import.');
+    expect((await api.http.post('/api/masterdata/categories/import').set(h).attach('csvFile', Buffer.from('Name\nA\n'), 'a.txt')).body.error).toBe('Please upload a CSV file.');
+    const big = Buffer.alloc(5 * 1024 * 1024 + 10, 'a');
+    expect((await api.http.post('/api/masterdata/categories/import').set(h).attach('csvFile', big, 'big.csv')).body.error).toBe('File size must be less than 5MB.');
+    const asUser = await api.http.post('/api/masterdata/categories/import').set(user.headers(admin.companyId)).attach('csvFile', Buffer.from('Name\nA\n'), 'a.csv');
+    expect(asUser.status).toBe(403);
+  });
+});

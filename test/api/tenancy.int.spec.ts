@@ -26,6 +26,11 @@ const ENDPOINTS: Array<[method: 'get' | 'put' | 'post' | 'delete', path: (victim
   ['post', () => '/api/masterdata/categories', { name: 'Pwned' }],
   ['put', () => '/api/masterdata/categories/some-id', { name: 'Pwned' }],
   ['delete', () => '/api/masterdata/categories/some-id'],
+  ['get', () => '/api/transactions'],
+  ['get', () => '/api/transactions/some-id'],
+  ['put', () => '/api/transactions/some-id', { description: 'x', category: 'x', job_number: 'x', cost_code: 'x', amount: 1 }],
+  ['delete', () => '/api/transactions/some-id'],
+  ['post', () => '/api/transactions/import'],
 ];
 
 let api: Api;

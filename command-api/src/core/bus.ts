@@ -51,9 +51,14 @@ const MAX_ATTEMPTS = 4;
  */
 export class CommandBus {
   constructor(
-    private readonly events: EventStore,
+    readonly events: EventStore,
     private readonly waitForProjections: (position: number) => Promise<boolean> = async () => true,
   ) {}
+
+  /** Waits until the read models include `position` (a plan about to read them). */
+  async caughtUp(position: number): Promise<void> {
+    await this.waitForProjections(position);
+  }
 
   async load<S, C, E extends DomainEvent>(streamId: string, decider: Decider<S, C, E>): Promise<Loaded<S>> {
     const recorded = await this.events.readStream(streamId);

@@ -1,6 +1,7 @@
 import { Router } from 'express';
+import multer from 'multer';
 import { z } from 'zod';
-import { masterDataDecider, MASTER_KINDS, NotFoundError, type MasterKind } from '@paperlink/domain';
+import { importOutcome, masterDataDecider, MASTER_CSV_MAX_BYTES, MASTER_KINDS, NotFoundError, parseMasterDataCsv, ValidationError, type MasterKind } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
@@ -74,6 +75,36 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
       const inUse = await deps.usage(ctx.companyId!, kind, id);
       const events = masterDataDecider.decide({ type: 'DeleteItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, inUse }, s.state);
       return { appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }], body: { success: true, message: 'Deleted' } };
+    });
+  });
+
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MASTER_CSV_MAX_BYTES, files: 1 } });
+  router.post('/masterdata/:kind/import', company, (req, res, next) => {
+    upload.single('csvFile')(req, res, (err: unknown) => {
+      if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') next(new ValidationError('File size must be less than 5MB.', undefined, 'file_too_large'));
+      else if (err instanceof multer.MulterError) next(new ValidationError('Send one CSV file in the csvFile field.', undefined, 'bad_upload'));
+      else next(err);
+    });
+  }, async (req, res) => {
+    const kind = kindOf(req.params.kind);
+    const file = req.file;
+    if (!file) throw new ValidationError('Please select a CSV file to import.', undefined, 'file_required');
+    if (!/\.csv$/i.test(file.originalname)) throw new ValidationError('Please upload a CSV file.', undefined, 'not_csv');
+    const parsed = parseMasterDataCsv(file.buffer, kind);
+    const newIds = Array.from({ length: parsed.rows.length * 2 }, () => newId());
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
+      const command = { type: 'ImportItems' as const, companyId: ctx.companyId!, role: ctx.role!, kind, fileName: file.originalname, rows: parsed.rows, rowErrors: parsed.errors, newIds };
+      const events = masterDataDecider.decide(command, s.state);
+      const outcome = importOutcome(command, s.state);
+      const duplicates = [...parsed.duplicates, ...outcome.details.duplicates].sort((a, b) => a.row - b.row);
+      return {
+        appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
+        body: {
+          summary: { ...outcome.summary, skipped: duplicates.length, totalRows: parsed.totalRows },
+          details: { duplicates, errors: outcome.details.errors },
+        },
+      };
     });
   });
 

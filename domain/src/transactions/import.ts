@@ -100,8 +100,8 @@ export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): 
     alreadyImported,
     userMatching: {
       matched,
-      unmatched: cmd.rows.filter((r) => r.assignment === 'no_match_found').length,
-      adminAssigned: cmd.rows.length - matched,
+      unmatched: cmd.rows.filter((r) => r.assignment === 'no_match_found' || r.assignment === 'error').length,
+      adminAssigned: cmd.rows.filter((r) => r.assignment === 'no_names_provided').length,
       details: cmd.rows.slice(0, IMPORT_DETAIL_LIMIT).map((r) => ({ row: r.row, description: r.description, providedName: r.providedName ?? null, assignedTo: r.assignedTo, status: r.assignment })),
     },
     rowErrors: cmd.rowErrors.slice(0, IMPORT_DETAIL_LIMIT),

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import multer from 'multer';
+import {
+  decideImport,
+  dedupKeyOf,
+  fold,
+  ledgerDecider,
+  parseBankStatement,
+  assignRowsToMembers,
+  ValidationError,
+  AppError,
+  type ColumnMapping,
+  type ImportEvent,
+  type Role,
+} from '@paperlink/domain';
+import type { CommandBus, Plan } from '../core/bus';
+import { send } from '../core/http';
+import { newId } from '../core/ids';
+import { requireCompany } from '../http/context';
+import { importStream, ledgerStream } from './routes';
+
+/** Statements up to 25 MB (about 250,000 rows). */
+export const STATEMENT_MAX_BYTES = 25 * 1024 * 1024;
+
+export interface ImportDeps {
+  bus: CommandBus;
+  /** Members of a company, for assigning rows by name. */
+  members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role }>>;
+  /** Which of these dedup keys the company already has. */
+  existingKeys(companyId: string, keys: string[]): Promise<Set<string>>;
+}
+
+export const mappingStream = (companyId: string) => `csvmappings-${companyId}`;
+
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10 } });
+
+class MappingRequired extends AppError {
+  constructor(needsMapping: unknown) {
+    super(422, 'mapping_required', 'We could not recognise the columns of this file. Tell us which column is which.', needsMapping);
+  }
+}
+
+function parseMapping(raw: unknown): ColumnMapping | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const m = JSON.parse(String(raw)) as ColumnMapping;
+    if (typeof m !== 'object' || m === null || typeof m.date !== 'number' || typeof m.description !== 'number') throw new Error('incomplete');
+    return m;
+  } catch {
+    throw new ValidationError('The column mapping could not be read', [{ field: 'mapping', message: 'Choose the date, description and amount columns' }], 'bad_mapping');
+  }
+}
+
+/** The mapping a company last saved for a header, from its mapping stream. */
+async function savedMapping(bus: CommandBus, companyId: string, headerKey: string): Promise<ColumnMapping | null> {
+  const events = await bus.events.readStream(mappingStream(companyId));
+  for (let i = events.length - 1; i >= 0; i--) {
+    const data = events[i]!.data as { headerKey: string; mapping: ColumnMapping };
+    if (data.headerKey === headerKey) return data.mapping;
+  }
+  return null;
+}
+
+/**
+ * POST /transactions/import (multipart `csvFile`): one command per file. The events carry
+ * the file's hash; all rows land in one atomic append or none do.
+ */
+export function importRouter(deps: ImportDeps): Router {
+  const { bus } = deps;
+  const router = Router();
+
+  router.post('/transactions/import', requireCompany(), (req, res, next) => {
+    upload.single('csvFile')(req, res, (err: unknown) => {
+      if (err instanceof multer.MulterError) {
+        const message = err.code === 'LIMIT_FILE_SIZE' ? 'The file is larger than 25 MB. Split the statement and import the parts.' : 'Send one CSV file in the csvFile field.';
+        next(new ValidationError(message, undefined, err.code === 'LIMIT_FILE_SIZE' ? 'file_too_large' : 'bad_upload'));
+      } else next(err);
+    });
+  }, async (req, res) => {
+    const file = req.file;
+    if (!file) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'file_required');
+    if (!/\.csv$/i.test(file.originalname)) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'not_csv');
+    const ctx = res.locals.ctx as { companyId: string; userId: string };
+    const fileHash = createHash('sha256').update(file.buffer).digest('hex');
+    const bodyMapping = parseMapping((req.body as Record<string, unknown> | undefined)?.mapping);
+    let parsed = parseBankStatement(file.buffer, bodyMapping ? { mapping: bodyMapping } : {});
+    let mapping = bodyMapping;
+    if (parsed.needsMapping) {
+      const saved = await savedMapping(bus, ctx.companyId, parsed.headerKey);
+      if (!saved) throw new MappingRequired({ ...parsed.needsMapping, headerKey: parsed.headerKey });
+      mapping = saved;
+      parsed = parseBankStatement(file.buffer, { mapping: saved });
+    }
+    const members = await deps.members(ctx.companyId);
+    const admin = members.find((m) => m.role === 'admin') ?? members[0]!;
+    const assignment = assignRowsToMembers(parsed.rows, members, admin.userId);
+    const rows = parsed.rows.map((r, i) => {
+      const a = assignment.details[i]!;
+      return {
+        row: r.row,
+        date: r.date,
+        description: r.description,
+        amountCents: r.amountCents,
+        ...(r.externalId ? { externalId: r.externalId } : {}),
+        ...(r.salesTaxCents !== undefined ? { salesTaxCents: r.salesTaxCents } : {}),
+        ...(r.currency ? { currency: r.currency } : {}),
+        ...(r.category ? { category: r.category } : {}),
+        ...(r.jobNumber ? { jobNumber: r.jobNumber } : {}),
+        ...(r.costCode ? { costCode: r.costCode } : {}),
+        assignedTo: a.assignedTo,
+        ...(a.providedName ? { providedName: a.providedName } : {}),
+        assignment: a.status,
+        dedupKey: dedupKeyOf(r.date, r.description, r.amountCents),
+      };
+    });
+    const importId = newId();
+    const newIds = rows.map(() => newId());
+    await send(req, res, bus, async (c): Promise<Plan> => {
+      const recorded = await bus.events.readStream(ledgerStream(c.companyId!));
+      const ledger = fold(ledgerDecider, recorded as unknown as ImportEvent[]);
+      // Imports of one company go one at a time (the ledger's revision), and each sees the
+      // read model as of the previous one.
+      if (recorded.length > 0) await bus.caughtUp(recorded[recorded.length - 1]!.position);
+      const existingKeys = await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey));
+      const { events, result } = decideImport(
+        { importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
+        ledger,
+      );
+      const appends: Plan['appends'] = [
+        { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
+        { streamId: ledgerStream(c.companyId!), expectedRevision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision, events: events.filter((e) => e.type === 'StatementImported') },
+      ];
+      if (mapping && bodyMapping && events.length > 0) {
+        appends.push({ streamId: mappingStream(c.companyId!), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: parsed.headerKey, mapping } }] });
+      }
+      return {
+        status: 200,
+        appends,
+        body: { ...result, fileName: file.originalname, fileHash, layout: parsed.layout, ignoredRows: parsed.ignoredRows.length, message: `Import completed! ${result.imported} transactions imported` },
+      };
+    });
+  });
+
+  return router;
+}

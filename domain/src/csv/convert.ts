@@ -1,0 +1,176 @@
+/**
+ * Records to transactions once the columns are known. Conventions that need the whole
+ * file (date order, decimal mark) are settled first, then each record becomes a row, an
+ * error with a reason, or a line deliberately ignored (balance lines, declined payments).
+ */
+import { detectDecimalMark, isBlankAmount, parseAmount } from './amount';
+import { dateOrderEvidence, decideDateOrder, parseDate } from './date';
+import type { FieldMap } from './header';
+import type { Region } from './layouts';
+import type { CsvRecord } from './tokenize';
+import { isBlankRecord } from './tokenize';
+import type { AmountSign, DateOrder, IgnoredRow, ParsedRow, RowError } from './types';
+
+export interface Plan {
+  layout: string;
+  fields: FieldMap;
+  amountSign: AmountSign;
+  /** Set when the user chose; otherwise decided from the file. */
+  dateOrder?: DateOrder;
+  /** The layout's own convention for ambiguous files. */
+  layoutDateOrder?: DateOrder;
+  /** Known from the layout; otherwise inferred from the file. */
+  region?: Region;
+  voidStates?: readonly string[];
+  /** From a header such as "Amount (GBP)". */
+  columnCurrency?: string;
+  delimiter: string;
+}
+
+export interface Conventions {
+  dateOrder: DateOrder;
+  decimalMark: '.' | ',';
+  region: Region;
+}
+
+export interface Converted {
+  rows: ParsedRow[];
+  rowErrors: RowError[];
+  ignoredRows: IgnoredRow[];
+}
+
+const DEBIT_WORDS = new Set(['debit', 'dr', 'd', 'withdrawal', 'out', 'af', 'soll', 's', 'charge']);
+const CREDIT_WORDS = new Set(['credit', 'cr', 'c', 'deposit', 'in', 'bij', 'haben', 'h']);
+const BALANCE_LINE = /^(beginning|opening|ending|closing|starting)\s+balance\b/i;
+
+/** Non-empty cells of the given columns, at most `limit` of them. */
+function* columnValues(records: readonly CsvRecord[], columns: (number | undefined)[], limit = Infinity): Generator<string> {
+  let n = 0;
+  for (const col of columns) {
+    if (col === undefined) continue;
+    for (const r of records) {
+      const v = r.cells[col];
+      if (v === undefined || v === '') continue;
+      if (n++ >= limit) return;
+      yield v;
+    }
+  }
+}
+
+export function settleConventions(records: readonly CsvRecord[], plan: Plan): Conventions {
+  const f = plan.fields;
+  const amountColumns = [f.amount, f.debit, f.credit];
+  const semicolon = plan.delimiter === ';';
+  const decimalMark = detectDecimalMark(columnValues(records, amountColumns), plan.region === 'eu' || semicolon ? ',' : '.');
+  // Posting dates only help when the transaction dates cannot tell.
+  let evidence = dateOrderEvidence(columnValues(records, [f.date]));
+  if (evidence.dayFirst + evidence.monthFirst === 0) evidence = dateOrderEvidence(columnValues(records, [f.date, f.postDate]));
+  const symbols = /[£€]/.test([...columnValues(records, amountColumns, 200)].join(''));
+  const region: Region = plan.region
+    ?? (semicolon || decimalMark === ',' || evidence.dotted > 0 || symbols
+      || plan.columnCurrency === 'GBP' || plan.columnCurrency === 'EUR' ? 'eu' : 'us');
+  const fallback = plan.layoutDateOrder ?? (region === 'eu' ? 'dmy' : 'mdy');
+  return { dateOrder: plan.dateOrder ?? decideDateOrder(evidence, fallback), decimalMark, region };
+}
+
+export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: Conventions): Converted {
+  const out: Converted = { rows: [], rowErrors: [], ignoredRows: [] };
+  const f = plan.fields;
+  const text = (cells: string[], col: number | undefined): string | undefined => {
+    if (col === undefined) return undefined;
+    const v = cleanText(cells[col] ?? '');
+    return v === '' ? undefined : v;
+  };
+  const flip = plan.amountSign === 'expense-positive';
+  for (const { line, cells } of records) {
+    if (isBlankRecord(cells)) continue;
+    const problems: string[] = [];
+    const state = text(cells, f.state)?.toUpperCase();
+    if (state && plan.voidStates?.includes(state)) {
+      out.ignoredRows.push({ row: line, reason: `${state.toLowerCase()} payment, not a transaction` });
+      continue;
+    }
+    const description = text(cells, f.description);
+    const amountRaw = f.amount === undefined ? '' : cells[f.amount] ?? '';
+    const debitRaw = f.debit === undefined ? '' : cells[f.debit] ?? '';
+    const creditRaw = f.credit === undefined ? '' : cells[f.credit] ?? '';
+    const noAmount = isBlankAmount(amountRaw) && isBlankAmount(debitRaw) && isBlankAmount(creditRaw);
+    if (noAmount && description && BALANCE_LINE.test(description)) {
+      out.ignoredRows.push({ row: line, reason: 'balance line, not a transaction' });
+      continue;
+    }
+    const dateRaw = (f.date === undefined ? '' : cells[f.date] ?? '').trim();
+    const date = dateRaw === '' ? null : parseDate(dateRaw, conv.dateOrder);
+    if (!date) problems.push(dateRaw === '' ? 'missing date' : `bad date "${dateRaw}"`);
+    if (!description) problems.push('missing description');
+    let cents: number | null = null;
+    let currency: string | undefined;
+    if (noAmount) problems.push('missing amount');
+    else if (!isBlankAmount(amountRaw)) {
+      const a = parseAmount(amountRaw, conv.decimalMark);
+      if (!a) problems.push(`bad amount "${amountRaw.trim()}"`);
+      else {
+        cents = flip ? -a.cents : a.cents;
+        currency = a.currency;
+      }
+    } else {
+      const d = isBlankAmount(debitRaw) ? { cents: 0 } : parseAmount(debitRaw, conv.decimalMark);
+      const c = isBlankAmount(creditRaw) ? { cents: 0 } : parseAmount(creditRaw, conv.decimalMark);
+      if (!d) problems.push(`bad debit amount "${debitRaw.trim()}"`);
+      if (!c) problems.push(`bad credit amount "${creditRaw.trim()}"`);
+      if (d && c) {
+        cents = Math.abs(c.cents) - Math.abs(d.cents);
+        currency = d.currency ?? c.currency;
+      }
+    }
+    if (cents !== null) {
+      const direction = text(cells, f.direction)?.toLowerCase();
+      if (direction && DEBIT_WORDS.has(direction)) cents = -Math.abs(cents);
+      else if (direction && CREDIT_WORDS.has(direction)) cents = Math.abs(cents);
+      const feeRaw = text(cells, f.fee);
+      if (feeRaw) {
+        const fee = parseAmount(feeRaw, conv.decimalMark);
+        if (!fee) problems.push(`bad fee "${feeRaw}"`);
+        else cents -= Math.abs(fee.cents);
+      }
+    }
+    const taxRaw = text(cells, f.salesTax);
+    const tax = taxRaw === undefined || isBlankAmount(taxRaw) ? undefined : parseAmount(taxRaw, conv.decimalMark);
+    if (tax === null) problems.push(`bad sales tax "${taxRaw}"`);
+    if (problems.length > 0 || !date || !description || cents === null) {
+      out.rowErrors.push({ row: line, reason: problems.join('; '), raw: cells.join(plan.delimiter).slice(0, 200) });
+      continue;
+    }
+    const row: ParsedRow = { row: line, date, description, amountCents: cents === 0 ? 0 : cents };
+    const code = text(cells, f.currency)?.toUpperCase();
+    const rowCurrency = code && /^[A-Z]{3}$/.test(code) ? code : currency ?? plan.columnCurrency;
+    if (rowCurrency) row.currency = rowCurrency;
+    if (tax) row.salesTaxCents = tax.cents;
+    assignText(row, 'externalId', text(cells, f.externalId)?.replace(/^'(.+)'$/, '$1'));
+    assignText(row, 'category', text(cells, f.category));
+    assignText(row, 'jobNumber', text(cells, f.jobNumber));
+    assignText(row, 'costCode', text(cells, f.costCode));
+    assignText(row, 'firstName', text(cells, f.firstName));
+    assignText(row, 'lastName', text(cells, f.lastName));
+    assignText(row, 'fullName', text(cells, f.fullName));
+    out.rows.push(row);
+  }
+  return out;
+}
+
+type TextField = 'externalId' | 'category' | 'jobNumber' | 'costCode' | 'firstName' | 'lastName' | 'fullName';
+
+function assignText(row: ParsedRow, key: TextField, value: string | undefined): void {
+  if (value !== undefined) row[key] = value;
+}
+
+/**
+ * Trims and unwraps Excel's ="…" text guard; line breaks and tabs inside a cell become
+ * spaces. Runs of spaces are kept: card descriptors are compared as the bank printed them
+ * (the duplicate key ignores them).
+ */
+export function cleanText(raw: string): string {
+  let s = raw.trim();
+  if (s.startsWith('="') && s.endsWith('"')) s = s.slice(2, -1).trim();
+  return /[\t\n\r]/.test(s) ? s.replace(/\r\n|[\t\n\r]/g, ' ') : s;
+}

@@ -1,0 +1,102 @@
+/**
+ * Who each imported line belongs to: the member named on the line (first and last name
+ * columns, or one name column), else the company admin the import falls back to.
+ */
+import { matchName, nameParts } from './names';
+import type { NameParts } from './names';
+import type { Role } from '../core/context';
+export type AssignmentStatus = 'name_matched' | 'no_match_found' | 'no_names_provided' | 'error';
+
+export interface Member {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+}
+
+export interface NamedRow {
+  row: number;
+  description: string;
+  firstName?: string;
+  lastName?: string;
+  fullName?: string;
+}
+
+export interface AssignmentDetail {
+  row: number;
+  description: string;
+  /** The name as written on the line ('' when none). */
+  providedName: string;
+  assignedTo: string;
+  assignedToName: string;
+  status: AssignmentStatus;
+  /** Why, for 'error' (two members fit the name). */
+  reason?: string;
+}
+
+export interface AssignmentResult {
+  details: AssignmentDetail[];
+  /**
+   * A partition of the rows: matched (name_matched), unmatched (a name that fits no one,
+   * or more than one: no_match_found and error), adminAssigned (no_names_provided). Rows
+   * not matched are all assigned to the fallback admin.
+   */
+  totals: { matched: number; unmatched: number; adminAssigned: number };
+}
+
+export function assignRowsToMembers(rows: readonly NamedRow[], members: readonly Member[], fallbackAdminId: string): AssignmentResult {
+  const admin = members.find((m) => m.userId === fallbackAdminId);
+  const adminName = admin ? displayName(admin) : '';
+  const people = members.map((m) => ({ member: m, parts: nameParts(m.firstName, m.lastName)[0] ?? { first: [], last: [] } }));
+  const cache = new Map<string, Pick<AssignmentDetail, 'assignedTo' | 'assignedToName' | 'status' | 'reason'>>();
+  const totals = { matched: 0, unmatched: 0, adminAssigned: 0 };
+  const details: AssignmentDetail[] = [];
+  for (const r of rows) {
+    const providedName = providedNameOf(r);
+    const key = `${r.firstName ?? ''}\u0000${r.lastName ?? ''}\u0000${r.fullName ?? ''}`;
+    let outcome = cache.get(key);
+    if (!outcome) {
+      outcome = decide(r, people, fallbackAdminId, adminName);
+      cache.set(key, outcome);
+    }
+    if (outcome.status === 'name_matched') totals.matched++;
+    else if (outcome.status === 'no_names_provided') totals.adminAssigned++;
+    else totals.unmatched++;
+    details.push({ row: r.row, description: r.description, providedName, ...outcome });
+  }
+  return { details, totals };
+}
+
+function decide(
+  r: NamedRow,
+  people: { member: Member; parts: NameParts }[],
+  adminId: string,
+  adminName: string,
+): Pick<AssignmentDetail, 'assignedTo' | 'assignedToName' | 'status' | 'reason'> {
+  const toAdmin = { assignedTo: adminId, assignedToName: adminName };
+  const readings = nameParts(r.firstName, r.lastName, r.fullName);
+  if (readings.length === 0) return { ...toAdmin, status: 'no_names_provided' };
+  // The first reading that fits anyone wins; within it, exact given names beat initials.
+  for (const reading of readings) {
+    const exact = people.filter((p) => matchName(reading, p.parts) === 'exact');
+    const fits = exact.length > 0 ? exact : people.filter((p) => matchName(reading, p.parts) === 'initial');
+    const ids = new Set(fits.map((p) => p.member.userId));
+    if (ids.size === 1 && fits[0]) {
+      return { assignedTo: fits[0].member.userId, assignedToName: displayName(fits[0].member), status: 'name_matched' };
+    }
+    if (ids.size > 1) {
+      const names = fits.map((p) => displayName(p.member)).join(', ');
+      return { ...toAdmin, status: 'error', reason: `more than one member fits this name: ${names}` };
+    }
+  }
+  return { ...toAdmin, status: 'no_match_found' };
+}
+
+function providedNameOf(r: NamedRow): string {
+  const parts = [r.firstName, r.lastName].map((s) => s?.trim() ?? '').filter((s) => s !== '');
+  return parts.length > 0 ? parts.join(' ') : r.fullName?.trim() ?? '';
+}
+
+function displayName(m: Member): string {
+  return `${m.firstName} ${m.lastName}`.trim();
+}

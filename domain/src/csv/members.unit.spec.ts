@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { assignRowsToMembers } from './members';
+import type { Member } from './members';
+
+const members: Member[] = [
+  { userId: 'u-admin', firstName: 'Olivia', lastName: 'Admin', role: 'admin' },
+  { userId: 'u-dana', firstName: 'Dana', lastName: 'Smith', role: 'user' },
+  { userId: 'u-jose', firstName: 'José', lastName: 'Núñez', role: 'user' },
+  { userId: 'u-maria', firstName: 'María', lastName: 'García López', role: 'manager' },
+  { userId: 'u-chen', firstName: 'Chen', lastName: 'Wei', role: 'user' },
+  { userId: 'u-john1', firstName: 'John', lastName: 'Brown', role: 'user' },
+  { userId: 'u-john2', firstName: 'Jonathan', lastName: 'Brown', role: 'user' },
+];
+
+const row = (n: number, names: { firstName?: string; lastName?: string; fullName?: string }) => ({ row: n, description: `LINE ${n}`, ...names });
+
+describe('assignRowsToMembers', () => {
+  it('matches names in the ways people write them and sends the rest to the admin', () => {
+    const rows = [
+      row(2, { firstName: 'Dana', lastName: 'Smith' }),
+      row(3, { firstName: 'DANA', lastName: 'SMITH' }),
+      row(4, { firstName: 'jose', lastName: 'nunez' }),
+      row(5, { fullName: 'Smith, Dana' }),
+      row(6, { fullName: 'Dana K. Smith' }),
+      row(7, { fullName: 'WEI CHEN' }),
+      row(8, { fullName: 'Maria Garcia' }),
+      row(9, { fullName: 'D. Smith' }),
+      row(10, { firstName: 'Dana' }),
+      row(11, { fullName: 'Pat Unknown' }),
+      row(12, {}),
+      row(13, { fullName: 'J Brown' }),
+      row(14, { fullName: 'John Brown' }),
+      row(15, { fullName: 'K. Wei' }),
+    ];
+    const { details, totals } = assignRowsToMembers(rows, members, 'u-admin');
+    expect(details.map((d) => [d.row, d.providedName, d.assignedTo, d.status])).toEqual([
+      [2, 'Dana Smith', 'u-dana', 'name_matched'],
+      [3, 'DANA SMITH', 'u-dana', 'name_matched'],
+      [4, 'jose nunez', 'u-jose', 'name_matched'],
+      [5, 'Smith, Dana', 'u-dana', 'name_matched'],
+      [6, 'Dana K. Smith', 'u-dana', 'name_matched'],
+      [7, 'WEI CHEN', 'u-chen', 'name_matched'],
+      [8, 'Maria Garcia', 'u-maria', 'name_matched'],
+      [9, 'D. Smith', 'u-dana', 'name_matched'],
+      [10, 'Dana', 'u-admin', 'no_match_found'],
+      [11, 'Pat Unknown', 'u-admin', 'no_match_found'],
+      [12, '', 'u-admin', 'no_names_provided'],
+      [13, 'J Brown', 'u-admin', 'error'],
+      [14, 'John Brown', 'u-john1', 'name_matched'],
+      [15, 'K. Wei', 'u-admin', 'no_match_found'],
+    ]);
+    expect(details[0]?.assignedToName).toBe('Dana Smith');
+    expect(details[10]?.assignedToName).toBe('Olivia Admin');
+    expect(details[11]?.reason).toMatch(/John Brown, Jonathan Brown/);
+    expect(totals).toEqual({ matched: 9, unmatched: 4, adminAssigned: 1 });
+  });
+
+  it('keeps the row order and description of every row', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => row(i + 2, i % 2 ? { fullName: 'Chen Wei' } : {}));
+    const { details, totals } = assignRowsToMembers(rows, members, 'u-admin');
+    expect(details.map((d) => d.row)).toEqual(rows.map((r) => r.row));
+    expect(details.map((d) => d.description)).toEqual(rows.map((r) => r.description));
+    expect(totals).toEqual({ matched: 15, unmatched: 0, adminAssigned: 15 });
+  });
+});
