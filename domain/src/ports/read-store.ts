@@ -16,6 +16,8 @@ export interface ReadCollection<T extends Doc = Doc> {
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   count(filter: Filter): Promise<number>;
+  /** A page and the number of all matches, in one go (lists with pagination). */
+  findPage(filter: Filter, options: FindOptions): Promise<{ docs: T[]; total: number }>;
   /** MongoDB aggregation: $match, $group, $sort, $limit, $skip, $project, $unwind, $count, $addFields. */
   aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]>;
 }

@@ -49,6 +49,28 @@ export function readStoreContract(name: string, create: () => Promise<ReadStore>
       expect(await c.findOne({ _id: 'nope' })).toBeNull();
     });
 
+    it('finds a page and the total number of matches together', async () => {
+      const c = store.collection(coll);
+      const { docs, total } = await c.findPage({ companyId: 'c1', amount: { $lt: 0 } }, { sort: { amount: 1 }, skip: 1, limit: 1 });
+      expect(total).toBe(3);
+      expect(docs.map((d) => d._id)).toEqual(['t5']);
+      const none = await c.findPage({ companyId: 'nobody' }, { limit: 10 });
+      expect(none).toEqual({ docs: [], total: 0 });
+    });
+
+    it('treats missing fields, nulls, arrays and mixed types as MongoDB does', async () => {
+      const c = store.collection(coll);
+      const ids = async (f: Record<string, unknown>) => (await c.find(f, { sort: { _id: 1 } })).map((d) => d._id);
+      expect(await ids({ category: null })).toEqual(['t3']);
+      expect(await ids({ nested: { $exists: true } })).toEqual(['t5']);
+      expect(await ids({ category: { $ne: 'Meals' } })).toEqual(['t2', 't3']);
+      expect(await ids({ tags: 'a' })).toEqual(['t1']);
+      expect(await ids({ tags: { $in: ['b', 'zzz'] } })).toEqual(['t3']);
+      expect(await ids({ date: { $gt: 5 } })).toEqual([]);
+      expect(await ids({ amount: { $nin: [-1250, 5000] }, companyId: 'c1' })).toEqual(['t2', 't5']);
+      expect(await ids({ $and: [{ companyId: 'c1' }, { $or: [{ category: 'Fuel' }, { amount: { $gte: 0 } }] }] })).toEqual(['t2', 't3']);
+    });
+
     it('runs the aggregation stages dashboards need', async () => {
       const c = store.collection(coll);
       const rows = await c.aggregate<{ _id: string; total: number; n: number }>([

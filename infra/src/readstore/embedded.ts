@@ -3,13 +3,15 @@ import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { Aggregator, Query } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
-import { comparator, getPath, topK } from './sort';
+import { compileFilter } from './compile';
+import { compareValues, getPath, topK } from './sort';
 
 const SNAPSHOT_FORMAT = 1;
 
 interface Index {
   fields: string[];
-  map: Map<string, Set<string>>;
+  /** Key of the indexed values to the documents that have them (the stored objects themselves). */
+  map: Map<string, Set<Doc>>;
 }
 
 interface Snapshot {
@@ -38,9 +40,13 @@ function pinned(filter: Filter, field: string): { value: unknown } | undefined {
   return undefined;
 }
 
+/** Sorted results kept for paging through the same list; any write to the collection drops them. */
+const SORTED_CACHE_SIZE = 8;
+
 class EmbeddedCollection implements ReadCollection<Doc> {
   readonly docs = new Map<string, Doc>();
   readonly indexes: Index[] = [];
+  private readonly sorted = new Map<string, Doc[]>();
 
   addIndex(fields: string[]): void {
     if (this.indexes.some((i) => i.fields.join() === fields.join())) return;
@@ -52,20 +58,21 @@ class EmbeddedCollection implements ReadCollection<Doc> {
   private indexDoc(index: Index, doc: Doc): void {
     const key = indexKey(doc, index.fields);
     if (key === undefined) return;
-    let ids = index.map.get(key);
-    if (!ids) index.map.set(key, (ids = new Set()));
-    ids.add(doc._id);
+    let docs = index.map.get(key);
+    if (!docs) index.map.set(key, (docs = new Set()));
+    docs.add(doc);
   }
 
   private unindexDoc(index: Index, doc: Doc): void {
     const key = indexKey(doc, index.fields);
     if (key === undefined) return;
-    const ids = index.map.get(key);
-    ids?.delete(doc._id);
-    if (ids && ids.size === 0) index.map.delete(key);
+    const docs = index.map.get(key);
+    docs?.delete(doc);
+    if (docs && docs.size === 0) index.map.delete(key);
   }
 
   set(id: string, doc: Doc | null): void {
+    if (this.sorted.size > 0) this.sorted.clear();
     const old = this.docs.get(id);
     if (old) for (const index of this.indexes) this.unindexDoc(index, old);
     if (doc === null) {
@@ -76,13 +83,17 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     for (const index of this.indexes) this.indexDoc(index, doc);
   }
 
-  /** Documents the filter can match, narrowed by the most selective usable index. */
-  private candidates(filter: Filter): Iterable<Doc> {
+  /**
+   * The documents the filter can match, narrowed by the most selective usable index, and the
+   * filter left to test once the index has pinned its fields (undefined: every document).
+   */
+  private candidates(filter: Filter): { docs: Iterable<Doc>; rest: Filter } {
     if (typeof filter._id === 'string') {
       const doc = this.docs.get(filter._id);
-      return doc ? [doc] : [];
+      const { _id: _pinned, ...rest } = filter;
+      return { docs: doc ? [doc] : [], rest };
     }
-    let best: Set<string> | undefined;
+    let best: { docs: Set<Doc>; fields: string[] } | undefined;
     for (const index of this.indexes) {
       const values: unknown[] = [];
       for (const f of index.fields) {
@@ -91,23 +102,79 @@ class EmbeddedCollection implements ReadCollection<Doc> {
         values.push(p.value);
       }
       if (values.length !== index.fields.length) continue;
-      const ids = index.map.get(JSON.stringify(values)) ?? new Set<string>();
-      if (!best || ids.size < best.size) best = ids;
+      const docs = index.map.get(JSON.stringify(values)) ?? new Set<Doc>();
+      if (!best || docs.size < best.docs.size) best = { docs, fields: index.fields };
     }
-    if (!best) return this.docs.values();
-    const set = best;
-    const docs = this.docs;
-    return (function* () {
-      for (const id of set) yield docs.get(id)!;
-    })();
+    if (!best) return { docs: this.docs.values(), rest: filter };
+    const rest = { ...filter };
+    for (const f of best.fields) delete rest[f];
+    return { docs: best.docs, rest };
   }
 
   private matching(filter: Filter): Doc[] {
-    const keys = Object.keys(filter);
-    const query = keys.length > 0 ? new Query(filter) : undefined;
+    const { docs, rest } = this.candidates(filter);
+    if (Object.keys(rest).length === 0) return [...docs];
+    let test = compileFilter(rest);
+    if (!test) {
+      const query = new Query(rest);
+      test = (d) => query.test(d as Record<string, unknown>);
+    }
     const out: Doc[] = [];
-    for (const doc of this.candidates(filter)) if (!query || query.test(doc)) out.push(doc);
+    for (const doc of docs) if (test(doc)) out.push(doc);
     return out;
+  }
+
+  /** Sorts docs, or picks the first `k` in order without sorting them all (page queries on big collections). */
+  private ordered(docs: Doc[], sort: FindOptions['sort'], k?: number): Doc[] {
+    if (!sort || Object.keys(sort).length === 0) return docs;
+    const fields = Object.entries(sort);
+    if (!('_id' in sort)) fields.push(['_id', 1]);
+    const paths = fields.map(([p]) => p);
+    const dirs = fields.map(([, d]) => (d === -1 ? -1 : 1));
+    const first = paths[0]!;
+    const plain = !first.includes('.');
+    const primary = (d: Doc) => (plain ? d[first] : getPath(d, first));
+    const cmpValues = (x: unknown, y: unknown) =>
+      typeof x === 'string' && typeof y === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : typeof x === 'number' && typeof y === 'number' ? x - y : compareValues(x, y);
+    const cmp = (a: Doc, b: Doc) => {
+      const c = cmpValues(primary(a), primary(b));
+      if (c !== 0) return dirs[0]! * c;
+      for (let i = 1; i < paths.length; i++) {
+        const r = cmpValues(getPath(a, paths[i]!), getPath(b, paths[i]!));
+        if (r !== 0) return dirs[i]! * r;
+      }
+      return 0;
+    };
+    if (k !== undefined) return topK(docs, k, cmp);
+    // A full sort: decorate with the primary key once instead of reading it in every comparison.
+    const keyed = docs.map((d) => ({ d, p: primary(d) }));
+    const dir0 = dirs[0]!;
+    keyed.sort((a, b) => {
+      const c = cmpValues(a.p, b.p);
+      return c !== 0 ? dir0 * c : cmp(a.d, b.d);
+    });
+    return keyed.map((e) => e.d);
+  }
+
+  async findPage(filter: Filter, options: FindOptions = {}): Promise<{ docs: Doc[]; total: number }> {
+    const skip = options.skip ?? 0;
+    const end = options.limit !== undefined ? skip + options.limit : undefined;
+    const cacheKey = JSON.stringify([filter, options.sort ?? null]);
+    const cached = this.sorted.get(cacheKey);
+    if (cached) return { docs: structuredClone(cached.slice(skip, end)), total: cached.length };
+    const all = this.matching(filter);
+    const total = all.length;
+    let ordered: Doc[];
+    if (end !== undefined && end < total / 4) {
+      ordered = this.ordered(all, options.sort, end);
+    } else {
+      ordered = this.ordered(all, options.sort);
+      if (options.sort && total > 1000) {
+        if (this.sorted.size >= SORTED_CACHE_SIZE) this.sorted.delete(this.sorted.keys().next().value!);
+        this.sorted.set(cacheKey, ordered);
+      }
+    }
+    return { docs: structuredClone(ordered.slice(skip, end)), total };
   }
 
   async findOne(filter: Filter): Promise<Doc | null> {
@@ -116,14 +183,7 @@ class EmbeddedCollection implements ReadCollection<Doc> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
-    let docs = this.matching(filter);
-    const skip = options.skip ?? 0;
-    if (options.sort && Object.keys(options.sort).length > 0) {
-      const cmp = comparator(options.sort);
-      docs = options.limit !== undefined ? topK(docs, skip + options.limit, cmp) : docs.sort(cmp);
-    }
-    const end = options.limit !== undefined ? skip + options.limit : undefined;
-    return structuredClone(docs.slice(skip, end));
+    return (await this.findPage(filter, options)).docs;
   }
 
   async count(filter: Filter): Promise<number> {

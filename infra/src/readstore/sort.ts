@@ -1,5 +1,3 @@
-import type { SortSpec } from '@paperlink/domain';
-
 /** MongoDB's order of types: null/missing < numbers < strings < objects < booleans < dates. */
 function typeRank(v: unknown): number {
   if (v === null || v === undefined) return 0;
@@ -30,19 +28,6 @@ export function compareValues(a: unknown, b: unknown): number {
   if (ra === 4) return Number(a) - Number(b);
   if (ra === 5) return (a as Date).getTime() - (b as Date).getTime();
   return JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0;
-}
-
-/** A comparator for a MongoDB sort spec; ties fall back to _id so pages are stable. */
-export function comparator(sort: SortSpec): (a: unknown, b: unknown) => number {
-  const keys = Object.entries(sort);
-  if (!('_id' in sort)) keys.push(['_id', 1]);
-  return (a, b) => {
-    for (const [path, dir] of keys) {
-      const c = compareValues(getPath(a, path), getPath(b, path));
-      if (c !== 0) return dir === -1 ? -c : c;
-    }
-    return 0;
-  };
 }
 
 /** The first `k` of `items` in order, without sorting them all (page queries on big collections). */

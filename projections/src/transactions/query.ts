@@ -110,7 +110,7 @@ export async function listTransactions(store: ReadStore, q: TransactionQuery): P
   const dir = q.sortOrder === 'asc' ? 1 : -1;
   const sort: SortSpec = { [TRANSACTION_SORTS[q.sortBy]]: dir };
   if (q.sortBy !== 'transaction_date') sort.transaction_date = -1;
-  const [docs, total] = await Promise.all([coll.find(filter, { sort, skip: (q.page - 1) * q.limit, limit: q.limit }), coll.count(filter)]);
+  const { docs, total } = await coll.findPage(filter, { sort, skip: (q.page - 1) * q.limit, limit: q.limit });
   return { docs, total, pages: Math.max(1, Math.ceil(total / q.limit)) };
 }
 
