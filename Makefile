@@ -47,7 +47,7 @@ test-unit: install
 	npx vitest run --project unit --project web
 
 test-int: install
-	npx vitest run --project int
+	npx vitest run --project int --reporter=verbose
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing Debian chromium for browser tests"; (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed: browser tests will report themselves skipped"; }

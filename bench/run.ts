@@ -9,6 +9,7 @@ import { join } from 'node:path';
 const BENCHES: Array<[file: string, what: string]> = [
   ['eventstore.ts', 'event store appends and read-model rebuild (issue 2)'],
   ['csv-parse.ts', 'bank statement parsing (issue 4)'],
+  ['transactions.ts', 'statement import and transaction lists at 100,000 rows (issue 4)'],
   ['ocr.ts', 'receipt OCR and field extraction (issue 5)'],
   ['matching.ts', 'matching precision and recall (issue 6)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
