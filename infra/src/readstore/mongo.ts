@@ -1,4 +1,4 @@
-import { MongoClient, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+import { MongoClient, type AnyBulkWriteOperation, type ClientSession, type Db, type Document } from 'mongodb';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
 
 const CHECKPOINTS = '_checkpoints';
@@ -78,7 +78,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   async commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
-    const run = async (session?: import('mongodb').ClientSession) => {
+    const run = async (session?: ClientSession) => {
       for (const [name, docs] of writes) {
         const ops: AnyBulkWriteOperation<Doc>[] = [];
         for (const [id, doc] of docs) {
