@@ -101,7 +101,7 @@ async function rebuild(): Promise<void> {
     const db = new Database(file, { readonly: true });
     const t = performance.now();
     let n = 0;
-    for (const r of db.prepare('SELECT data, metadata FROM events').iterate() as Iterable<{ data: string; metadata: string }>) {
+    for (const r of db.prepare('SELECT e.data, c.metadata FROM events e JOIN commits c ON c.commit_id = e.commit_id').iterate() as Iterable<{ data: string; metadata: string }>) {
       JSON.parse(r.data);
       JSON.parse(r.metadata);
       n++;
@@ -115,7 +115,9 @@ async function rebuild(): Promise<void> {
 }
 
 console.log('Event store (embedded profile: SQLite WAL, synchronous=FULL), medians of runs');
-await batchAppends();
-await singleAppends();
+if (!process.argv.includes('--only-rebuild')) {
+  await batchAppends();
+  await singleAppends();
+}
 if (!process.argv.includes("--no-rebuild")) await rebuild();
 rmSync(dir, { recursive: true, force: true });
