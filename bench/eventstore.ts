@@ -101,7 +101,7 @@ async function rebuild(): Promise<void> {
     const db = new Database(file, { readonly: true });
     const t = performance.now();
     let n = 0;
-    for (const r of db.prepare('SELECT e.data, c.metadata FROM events e JOIN commits c ON c.commit_id = e.commit_id').iterate() as Iterable<{ data: string; metadata: string }>) {
+    for (const r of db.prepare('SELECT e.data, COALESCE(e.metadata, c.metadata) AS metadata FROM events e LEFT JOIN events c ON c.position = e.commit_position').iterate() as Iterable<{ data: string; metadata: string }>) {
       JSON.parse(r.data);
       JSON.parse(r.metadata);
       n++;

@@ -15,14 +15,14 @@ import { AppendSignal, pollingSubscription } from './subscription';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
 type EventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, commitId: number];
-const SELECT = `SELECT e.position, e.event_id, s.stream_id, e.revision, e.type, e.data, c.metadata, e.commit_id
-  FROM events e JOIN streams s ON s.stream_key = e.stream_key JOIN commits c ON c.commit_id = e.commit_id`;
+const SELECT = `SELECT e.position, e.event_id, s.stream_id, e.revision, e.type, e.data, COALESCE(e.metadata, c.metadata), COALESCE(e.commit_position, e.position)
+  FROM events e JOIN streams s ON s.stream_key = e.stream_key LEFT JOIN events c ON c.position = e.commit_position`;
 
 /**
  * - `streams`: a small integer key per stream, so the per-stream index stays narrow, and its head revision.
- * - `commits`: the metadata of one command's events, stored once for all of them (a 100-event
- *   append writes it once, not 100 times).
- * - `events`: the log; `position` is the global position.
+ * - `events`: the log; `position` is the global position. The events of one append share their
+ *   metadata: only the first carries it, the others point at that first event (`commit_position`),
+ *   so a 100-event append writes it once and a one-event append touches no other table.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS streams (
@@ -30,18 +30,15 @@ CREATE TABLE IF NOT EXISTS streams (
   stream_id  TEXT NOT NULL UNIQUE,
   revision   INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS commits (
-  commit_id INTEGER PRIMARY KEY,
-  metadata  TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS events (
-  position   INTEGER PRIMARY KEY,
-  event_id   TEXT NOT NULL,
-  stream_key INTEGER NOT NULL,
-  revision   INTEGER NOT NULL,
-  type       TEXT NOT NULL,
-  data       TEXT NOT NULL,
-  commit_id  INTEGER NOT NULL
+  position        INTEGER PRIMARY KEY,
+  event_id        TEXT NOT NULL,
+  stream_key      INTEGER NOT NULL,
+  revision        INTEGER NOT NULL,
+  type            TEXT NOT NULL,
+  data            TEXT NOT NULL,
+  metadata        TEXT,
+  commit_position INTEGER
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream ON events (stream_key, revision);
 `;
@@ -91,8 +88,8 @@ export class SqliteEventStore implements EventStore {
       inStream: this.db.prepare<[number, number, number, string], { position: number; revision: number }>(
         'SELECT position, revision FROM events WHERE stream_key = ? AND revision BETWEEN ? AND ? AND event_id = ?',
       ),
-      insert: this.db.prepare('INSERT INTO events (event_id, stream_key, revision, type, data, commit_id) VALUES (?, ?, ?, ?, ?, ?)'),
-      newCommit: this.db.prepare<[string]>('INSERT INTO commits (metadata) VALUES (?)'),
+      insertFirst: this.db.prepare('INSERT INTO events (event_id, stream_key, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertNext: this.db.prepare('INSERT INTO events (event_id, stream_key, revision, type, data, commit_position) VALUES (?, ?, ?, ?, ?, ?)'),
       stream: this.db.prepare<[string], { stream_key: number; revision: number }>('SELECT stream_key, revision FROM streams WHERE stream_id = ?'),
       newStream: this.db.prepare<[string, number]>('INSERT INTO streams (stream_id, revision) VALUES (?, ?)'),
       setRevision: this.db.prepare<[number, number]>('UPDATE streams SET revision = ? WHERE stream_key = ?'),
@@ -121,11 +118,17 @@ export class SqliteEventStore implements EventStore {
     let revision = current;
     let position = 0;
     let lastMeta: unknown;
-    let commitId = 0;
+    let commitPosition = 0;
     for (const e of events) {
       revision += 1;
-      if (e.metadata !== lastMeta) commitId = Number(this.stmts.newCommit.run(JSON.stringify((lastMeta = e.metadata))).lastInsertRowid); // a command's events share theirs
-      position = Number(this.stmts.insert.run(e.id, key, revision, e.type, JSON.stringify(e.data), commitId).lastInsertRowid);
+      const data = JSON.stringify(e.data);
+      if (e.metadata !== lastMeta) {
+        // The first event of a run with the same metadata (a command's events share theirs) carries it.
+        lastMeta = e.metadata;
+        position = commitPosition = Number(this.stmts.insertFirst.run(e.id, key, revision, e.type, data, JSON.stringify(e.metadata)).lastInsertRowid);
+      } else {
+        position = Number(this.stmts.insertNext.run(e.id, key, revision, e.type, data, commitPosition).lastInsertRowid);
+      }
     }
     this.stmts.setRevision.run(revision, key);
     return { nextExpectedRevision: revision, position };
