@@ -14,9 +14,8 @@ import {
 import { AppendSignal, pollingSubscription } from './subscription';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
-type EventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, commitId: number];
-const SELECT = `SELECT e.position, e.event_id, s.stream_id, e.revision, e.type, e.data, COALESCE(e.metadata, c.metadata), COALESCE(e.commit_position, e.position)
-  FROM events e JOIN streams s ON s.stream_key = e.stream_key LEFT JOIN events c ON c.position = e.commit_position`;
+type EventRow = [position: number, eventId: string, streamKey: number, revision: number, type: string, data: string, metadata: string | null, commitPosition: number | null];
+const SELECT = 'SELECT position, event_id, stream_key, revision, type, data, metadata, commit_position FROM events';
 
 /**
  * - `streams`: a small integer key per stream, so the per-stream index stays narrow, and its head revision.
@@ -43,16 +42,6 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream ON events (stream_key, revision);
 `;
 
-/** Rows to events; events of one commit share one parsed metadata object. */
-function toRecorded(rows: EventRow[]): RecordedEvent[] {
-  const metas = new Map<number, RecordedEvent['metadata']>();
-  return rows.map((row) => {
-    let metadata = metas.get(row[7]);
-    if (!metadata) metas.set(row[7], (metadata = JSON.parse(row[6]) as RecordedEvent['metadata']));
-    return { id: row[1], type: row[4], data: JSON.parse(row[5]), metadata, streamId: row[2], revision: row[3], position: row[0] };
-  });
-}
-
 function describe(revision: number): string {
   return revision < 0 ? 'no_stream' : String(revision);
 }
@@ -74,6 +63,8 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private readonly signal = new AppendSignal();
+  /** Stream names by key: names never change, so they are read once. */
+  private readonly streamNames = new Map<number, string>();
   private readonly stmts;
   private readonly appendTx: Database.Transaction<(appends: StreamAppend[]) => AppendResult[]>;
 
@@ -94,9 +85,11 @@ export class SqliteEventStore implements EventStore {
       newStream: this.db.prepare<[string, number]>('INSERT INTO streams (stream_id, revision) VALUES (?, ?)'),
       setRevision: this.db.prepare<[number, number]>('UPDATE streams SET revision = ? WHERE stream_key = ?'),
       readStream: this.db
-        .prepare<[string, number, number], EventRow>(`${SELECT} WHERE s.stream_id = ? AND e.revision >= ? ORDER BY e.revision LIMIT ?`)
+        .prepare<[string, number, number], EventRow>(`${SELECT} WHERE stream_key = (SELECT stream_key FROM streams WHERE stream_id = ?) AND revision >= ? ORDER BY revision LIMIT ?`)
         .raw(),
-      readAll: this.db.prepare<[number, number], EventRow>(`${SELECT} WHERE e.position > ? ORDER BY e.position LIMIT ?`).raw(),
+      readAll: this.db.prepare<[number, number], EventRow>(`${SELECT} WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+      streamName: this.db.prepare<[number], { stream_id: string }>('SELECT stream_id FROM streams WHERE stream_key = ?'),
+      commitMetadata: this.db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
     };
     this.appendTx = this.db.transaction((appends: StreamAppend[]) => appends.map((a) => this.appendOne(a)));
@@ -134,6 +127,26 @@ export class SqliteEventStore implements EventStore {
     return { nextExpectedRevision: revision, position };
   }
 
+  /** Rows to events: stream names from the cache, and one parsed metadata object per append. */
+  private toRecorded(rows: EventRow[]): RecordedEvent[] {
+    const metas = new Map<number, RecordedEvent['metadata']>();
+    return rows.map((row) => {
+      const [position, id, streamKey, revision, type, data, metadataJson, commitPosition] = row;
+      let streamId = this.streamNames.get(streamKey);
+      if (streamId === undefined) {
+        streamId = this.stmts.streamName.get(streamKey)!.stream_id;
+        this.streamNames.set(streamKey, streamId);
+      }
+      const commit = commitPosition ?? position;
+      let metadata = metas.get(commit);
+      if (!metadata) {
+        const json = metadataJson ?? this.stmts.commitMetadata.get(commit)!.metadata;
+        metas.set(commit, (metadata = JSON.parse(json) as RecordedEvent['metadata']));
+      }
+      return { id, type, data: JSON.parse(data), metadata, streamId, revision, position };
+    });
+  }
+
   /** The same event ids appended again: nothing new is stored. */
   private retriedResult(streamKey: number, events: NewEvent[], from: number, to: number): AppendResult {
     let last: { position: number; revision: number } | undefined;
@@ -157,11 +170,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
-    return toRecorded(this.stmts.readStream.all(streamId, options.fromRevision ?? 0, options.maxCount ?? -1));
+    return this.toRecorded(this.stmts.readStream.all(streamId, options.fromRevision ?? 0, options.maxCount ?? -1));
   }
 
   async readAll({ after, maxCount }: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
-    return toRecorded(this.stmts.readAll.all(after, maxCount));
+    return this.toRecorded(this.stmts.readAll.all(after, maxCount));
   }
 
   async headPosition(): Promise<number> {

@@ -13,23 +13,34 @@ export class UnitOfWork {
     return m;
   }
 
-  async get(collection: string, id: string): Promise<Doc | null> {
+  /** A document as this batch sees it; synchronous where the store holds documents in memory. */
+  get(collection: string, id: string): Doc | null | Promise<Doc | null> {
     const pending = this.writes.get(collection);
     if (pending?.has(id)) return pending.get(id) ?? null;
     if (this.store.peek) return this.store.peek(collection, id);
-    const found = await this.store.getMany(collection, [id]);
-    return found.get(id) ?? null;
+    return this.store.getMany(collection, [id]).then((found) => found.get(id) ?? null);
+  }
+
+  private apply<T extends Doc>(collection: string, id: string, position: number, current: (T & { _pos?: number }) | null, change: (doc: T | null) => T | null): void {
+    if (current && (current._pos ?? 0) >= position) return; // applied before
+    const next = change(current);
+    if (next === current) return;
+    if (next !== null) {
+      if (Object.isFrozen(next)) throw new Error('projectors return new documents');
+      (next as T & { _pos?: number })._pos = position; // a projector returns a new object: stamp it
+    }
+    this.pending(collection).set(id, next);
   }
 
   viewFor(event: RecordedEvent): ProjectionView {
+    const position = event.position;
     return {
-      get: async <T extends Doc>(collection: string, id: string) => (await this.get(collection, id)) as T | null,
-      update: async <T extends Doc>(collection: string, id: string, change: (doc: T | null) => T | null) => {
-        const current = (await this.get(collection, id)) as (T & { _pos?: number }) | null;
-        if (current && (current._pos ?? 0) >= event.position) return; // applied before
-        const next = change(current);
-        if (next === current) return;
-        this.pending(collection).set(id, next === null ? null : { ...next, _pos: event.position });
+      get: <T extends Doc>(collection: string, id: string) => Promise.resolve(this.get(collection, id) as T | null),
+      update: <T extends Doc>(collection: string, id: string, change: (doc: T | null) => T | null) => {
+        const current = this.get(collection, id);
+        if (current instanceof Promise) return current.then((c) => this.apply(collection, id, position, c as T | null, change));
+        this.apply(collection, id, position, current as T | null, change);
+        return Promise.resolve();
       },
     };
   }
