@@ -137,7 +137,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   });
 
   router.post('/auth/refresh', async (req, res) => {
-    const { sessionId, generation } = tokens.parseRefreshToken((req.body ?? {}).refreshToken);
+    const { sessionId, generation } = await tokens.parseRefreshToken((req.body ?? {}).refreshToken);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const session = await bus.load(sessionStream(sessionId), sessionDecider);
       if (session.state.status === 'none') throw new UnauthorizedError('Invalid refresh token', 'invalid_refresh_token');
@@ -165,7 +165,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   router.post('/auth/logout', async (req, res) => {
     let sessionId: string | undefined;
     const refresh = (req.body ?? {}).refreshToken;
-    if (refresh) sessionId = tokens.parseRefreshToken(refresh).sessionId;
+    if (refresh) sessionId = (await tokens.parseRefreshToken(refresh)).sessionId;
     else {
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '')?.[1];
       if (bearer) sessionId = (await tokens.verifyAccess(bearer).catch(() => undefined))?.sid;

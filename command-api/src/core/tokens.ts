@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { UnauthorizedError, type Role } from '@paperlink/domain';
 
@@ -34,20 +34,23 @@ export interface TokenPair {
 }
 
 /**
- * Access tokens are short HS256 JWTs. Refresh tokens are `<sessionId>.<generation>.<mac>`:
- * the server recomputes the MAC instead of storing tokens, each refresh moves the session
- * to the next generation, and an older generation coming back revokes the session.
+ * Access tokens are short HS256 JWTs. Refresh tokens are JWTs too (their own key), carrying
+ * the session id and a generation: the server never stores tokens, each refresh moves the
+ * session to the next generation, and an older generation coming back revokes the session.
+ * Both are derived from the grant alone, so the same grant always gives the same tokens.
  */
 export class TokenService {
   private readonly key: Uint8Array;
+  private readonly refreshKey: Uint8Array;
 
   constructor(
-    private readonly secret: string,
+    secret: string,
     readonly accessTtlSeconds = 900,
     readonly refreshTtlSeconds = 30 * 24 * 3600,
   ) {
     if (secret.length < 32) throw new Error('JWT secret must be at least 32 characters');
     this.key = new TextEncoder().encode(secret);
+    this.refreshKey = new Uint8Array(createHmac('sha256', secret).update('paperlink refresh tokens').digest());
   }
 
   async mint(grant: SessionGrant): Promise<TokenPair> {
@@ -65,29 +68,27 @@ export class TokenService {
       .setIssuedAt(grant.issuedAt)
       .setExpirationTime(grant.issuedAt + this.accessTtlSeconds)
       .sign(this.key);
-    return { accessToken, refreshToken: this.refreshToken(grant.sessionId, grant.generation) };
+    const refreshToken = await new SignJWT({ sid: grant.sessionId, gen: grant.generation, typ: 'refresh' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(grant.userId)
+      .setIssuedAt(grant.issuedAt)
+      .setExpirationTime(grant.issuedAt + this.refreshTtlSeconds)
+      .sign(this.refreshKey);
+    return { accessToken, refreshToken };
   }
 
-  refreshToken(sessionId: string, generation: number): string {
-    return `${sessionId}.${generation}.${this.mac(`${sessionId}.${generation}`)}`;
-  }
-
-  private mac(text: string): string {
-    return createHmac('sha256', this.secret).update(`refresh:${text}`).digest('base64url');
-  }
-
-  /** The session and generation a refresh token stands for; throws 401 when it is not ours. */
-  parseRefreshToken(token: unknown): { sessionId: string; generation: number } {
+  /** The session and generation a refresh token stands for; throws 401 when it is not ours or has expired. */
+  async parseRefreshToken(token: unknown): Promise<{ sessionId: string; generation: number }> {
     const invalid = new UnauthorizedError('Invalid refresh token', 'invalid_refresh_token');
-    if (typeof token !== 'string' || token.length > 200) throw invalid;
-    const parts = token.split('.');
-    if (parts.length !== 3) throw invalid;
-    const [sessionId, gen, mac] = parts as [string, string, string];
-    if (!/^\d{1,9}$/.test(gen)) throw invalid;
-    const expected = Buffer.from(this.mac(`${sessionId}.${gen}`));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid;
-    return { sessionId, generation: Number(gen) };
+    if (typeof token !== 'string' || token.length > 2000) throw invalid;
+    try {
+      const { payload } = await jwtVerify(token, this.refreshKey, { algorithms: ['HS256'] });
+      if (payload.typ !== 'refresh' || typeof payload.sid !== 'string' || typeof payload.gen !== 'number') throw invalid;
+      return { sessionId: payload.sid, generation: payload.gen };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Your session has expired. Please sign in again.', 'session_expired');
+      throw invalid;
+    }
   }
 
   async verifyAccess(token: string): Promise<AccessClaims> {
