@@ -1,0 +1,63 @@
+import { lazy, useEffect } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
+import { ToastContainer } from 'react-toastify';
+import 'react-toastify/dist/ReactToastify.css';
+import { onAuthFailure } from '../lib/api-client';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { RequireAuth } from '../components/RequireAuth';
+import { AuthPage } from '../features/auth/routes/AuthPage';
+import { useSession } from '../features/auth/stores/session';
+import { Layout } from './Layout';
+
+const ProfilePage = lazy(() => import('../features/profile/routes/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const CompanySettingsPage = lazy(() => import('../features/company/routes/CompanySettingsPage').then((m) => ({ default: m.CompanySettingsPage })));
+const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
+
+const later = (title: string, adminOnly = false) => <ComingSoon title={title} adminOnly={adminOnly} />;
+
+/** Spec section 2, the route table. */
+export const routes: RouteObject[] = [
+  { path: '/auth', element: <AuthPage /> },
+  {
+    element: (
+      <RequireAuth>
+        <Layout />
+      </RequireAuth>
+    ),
+    children: [
+      { path: '/', element: <Navigate to="/dashboard" replace /> },
+      { path: '/dashboard', element: later('Dashboard') },
+      { path: '/transactions', element: later('Transactions') },
+      { path: '/receipts', element: later('Receipts') },
+      { path: '/matches', element: later('Matches') },
+      { path: '/import', element: later('Import Transactions') },
+      { path: '/exports', element: later('Exports') },
+      { path: '/profile', element: <ProfilePage /> },
+      { path: '/company-settings', element: <CompanySettingsPage /> },
+      { path: '/master-data-settings', element: later('Master Data Settings', true) },
+      { path: '/settings', element: later('Advanced Settings') },
+      { path: '/ai-dashboard', element: later('AI Dashboard') },
+      { path: '/llm-test', element: later('LLM Test') },
+      { path: '*', element: <Navigate to="/dashboard" replace /> },
+    ],
+  },
+];
+
+const router = createBrowserRouter(routes);
+
+export function App() {
+  const initialize = useSession((s) => s.initialize);
+  useEffect(() => {
+    onAuthFailure(() => {
+      useSession.setState({ user: null, companies: [], currentCompanyId: null });
+      void router.navigate('/auth', { state: { from: window.location.pathname } });
+    });
+    void initialize();
+  }, [initialize]);
+  return (
+    <ErrorBoundary>
+      <RouterProvider router={router} />
+      <ToastContainer position="top-right" theme="light" autoClose={5000} newestOnTop closeOnClick pauseOnFocusLoss={false} />
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,116 @@
+import { useCallback, useRef, useState } from 'react';
+import { NavLink, useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { useSession } from '../features/auth/stores/session';
+import { Spinner } from './Spinner';
+import { useOutsideClose } from './useOutsideClose';
+
+export const TOP_LINKS: Array<[string, string]> = [
+  ['/dashboard', 'Dashboard'],
+  ['/transactions', 'Transactions'],
+  ['/receipts', 'Receipts'],
+  ['/matches', 'Matches'],
+  ['/import', 'Import'],
+  ['/exports', 'Exports'],
+  ['/ai-dashboard', 'AI Dashboard'],
+  ['/llm-test', 'LLM Test'],
+];
+
+const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
+
+/** Spec section 2, navigation bar. */
+export function NavBar() {
+  const { user, loading, companies, currentCompanyId, switchCompany, logout } = useSession();
+  const navigate = useNavigate();
+  const [userOpen, setUserOpen] = useState(false);
+  const [companyOpen, setCompanyOpen] = useState(false);
+  const userRef = useRef<HTMLDivElement>(null);
+  const companyRef = useRef<HTMLDivElement>(null);
+  useOutsideClose(userRef, userOpen, useCallback(() => setUserOpen(false), []));
+  useOutsideClose(companyRef, companyOpen, useCallback(() => setCompanyOpen(false), []));
+
+  if (loading || !user) {
+    return (
+      <header className="navbar">
+        <span className="brand">Paperlink</span>
+        <nav aria-label="Main">
+          <NavLink to="/dashboard" className={linkClass}>Dashboard</NavLink>
+        </nav>
+        <Spinner label="Loading..." />
+      </header>
+    );
+  }
+
+  const current = companies.find((c) => c.id === currentCompanyId) ?? null;
+  const isAdmin = current?.role === 'admin';
+
+  const onLogout = async () => {
+    setUserOpen(false);
+    await logout();
+    toast.success('Logged out successfully');
+    navigate('/auth');
+  };
+
+  const onSwitch = (id: string) => {
+    setCompanyOpen(false);
+    if (id === currentCompanyId) return;
+    switchCompany(id);
+    toast.info(`Switched to ${companies.find((c) => c.id === id)?.name ?? 'company'}`);
+    navigate('/dashboard');
+  };
+
+  return (
+    <header className="navbar">
+      <NavLink to="/dashboard" className="brand">Paperlink</NavLink>
+      <nav aria-label="Main">
+        {TOP_LINKS.map(([to, label]) => (
+          <NavLink key={to} to={to} className={linkClass}>{label}</NavLink>
+        ))}
+      </nav>
+      <div className="nav-right">
+        {companies.length > 1 && (
+          <div className="menu" ref={companyRef}>
+            <button type="button" className="btn" aria-haspopup="menu" aria-expanded={companyOpen} onClick={() => setCompanyOpen((o) => !o)} data-testid="company-selector">
+              {current?.name ?? 'Choose company'} ▾
+            </button>
+            {companyOpen && (
+              <ul className="menu-list" role="menu" aria-label="Companies">
+                {companies.map((c) => (
+                  <li key={c.id} role="none">
+                    <button type="button" role="menuitem" className={c.id === currentCompanyId ? 'menu-item current' : 'menu-item'} aria-current={c.id === currentCompanyId} onClick={() => onSwitch(c.id)}>
+                      <span>{c.name}</span> <span className="muted">{c.role}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+        <div className="menu" ref={userRef}>
+          <button type="button" className="btn" aria-haspopup="menu" aria-expanded={userOpen} onClick={() => setUserOpen((o) => !o)} data-testid="user-menu">
+            {user.firstName} {user.lastName} ▾
+          </button>
+          {userOpen && (
+            <div className="menu-list" role="menu" aria-label="Account">
+              <div className="menu-head">
+                <strong>{user.firstName} {user.lastName}</strong>
+                <span className="muted">{user.email}</span>
+                {current && <span>{current.name} · {current.role}</span>}
+                <span className="muted">{isAdmin ? 'Viewing all company data' : 'Viewing your personal data'}</span>
+              </div>
+              <NavLink role="menuitem" className="menu-item" to="/profile" onClick={() => setUserOpen(false)}>Profile</NavLink>
+              {isAdmin && (
+                <>
+                  <NavLink role="menuitem" className="menu-item" to="/company-settings" onClick={() => setUserOpen(false)}>Company Settings</NavLink>
+                  <NavLink role="menuitem" className="menu-item" to="/master-data-settings" onClick={() => setUserOpen(false)}>Master Data</NavLink>
+                  <NavLink role="menuitem" className="menu-item" to="/settings" onClick={() => setUserOpen(false)}>Advanced Settings</NavLink>
+                </>
+              )}
+              <button type="button" role="menuitem" className="menu-item" onClick={onLogout}>Logout</button>
+            </div>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

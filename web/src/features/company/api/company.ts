@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { api } from '../../../lib/api-client';
+import { CompanySchema, RoleSchema, type Role } from '../../auth/api/auth';
+
+export const MemberSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  role: RoleSchema,
+  joinedAt: z.string().optional(),
+  lastLogin: z.string().nullable().optional(),
+});
+export type Member = z.infer<typeof MemberSchema>;
+
+export const companyApi = {
+  async current() {
+    return z.object({ company: CompanySchema }).parse((await api.get('/companies/current')).data).company;
+  },
+  async update(name: string, domain: string | null) {
+    return z.object({ company: CompanySchema }).parse((await api.put('/companies/current', { name, domain })).data).company;
+  },
+  async users() {
+    return z.object({ users: z.array(MemberSchema) }).parse((await api.get('/companies/current/users')).data).users;
+  },
+  async invite(email: string, role: Role) {
+    await api.post('/companies/current/invite', { email, role });
+  },
+  async changeRole(userId: string, role: Role) {
+    await api.put(`/companies/current/users/${encodeURIComponent(userId)}/role`, { role });
+  },
+  async remove(userId: string) {
+    await api.delete(`/companies/current/users/${encodeURIComponent(userId)}`);
+  },
+};

@@ -1,0 +1,184 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import axios from 'axios';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../../../lib/api-client';
+import { Tabs } from '../../../components/Tabs';
+import { Spinner } from '../../../components/Spinner';
+import { Field } from '../../auth/components/Field';
+import type { Company, Role } from '../../auth/api/auth';
+import { useSession } from '../../auth/stores/session';
+import { companyApi, type Member } from '../api/company';
+import { companyRules, memberActionProblem, validateInvite } from '../rules';
+
+type Tab = 'info' | 'team' | 'invite' | 'overview';
+
+/** Spec sections 2 and 6, /company-settings. */
+export function CompanySettingsPage() {
+  const { user, role } = useSession();
+  const myRole = role();
+  const rules = companyRules(myRole);
+  const [tab, setTab] = useState<Tab>('info');
+  const [company, setCompany] = useState<Company | null>(null);
+  const [form, setForm] = useState({ name: '', domain: '' });
+  const [formError, setFormError] = useState<string | null>(null);
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [invite, setInvite] = useState<{ email: string; role: Role }>({ email: '', role: 'user' });
+  const [inviteError, setInviteError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    companyApi
+      .current()
+      .then((c) => {
+        setCompany(c);
+        setForm({ name: c.name, domain: c.domain ?? '' });
+      })
+      .catch(() => toast.error('Failed to load company information'));
+  }, []);
+
+  const loadMembers = useCallback(() => {
+    if (!rules.canSeeTeam) return;
+    companyApi
+      .users()
+      .then(setMembers)
+      .catch((e: unknown) => {
+        if (!(axios.isAxiosError(e) && e.response?.status === 403)) toast.error('Failed to load company users');
+      });
+  }, [rules.canSeeTeam]);
+  useEffect(loadMembers, [loadMembers]);
+
+  const tabs: Array<[Tab, string]> = [['info', 'Company Information']];
+  if (rules.canSeeTeam) tabs.push(['team', 'Team Members']);
+  if (rules.canInvite) tabs.push(['invite', 'Invite Users']);
+  tabs.push(['overview', 'Overview']);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!form.name.trim()) return setFormError('Company name is required');
+    setBusy(true);
+    try {
+      const updated = await companyApi.update(form.name.trim(), form.domain.trim() ? form.domain.trim() : null);
+      setCompany(updated);
+      toast.success('Company information updated');
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to update company information'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const sendInvite = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = validateInvite(invite.email);
+    setInviteError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      await companyApi.invite(invite.email.trim().toLowerCase(), invite.role);
+      toast.success(`Invitation sent to ${invite.email.trim()}`);
+      setInvite({ email: '', role: 'user' });
+      loadMembers();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to send invitation'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const changeRole = async (m: Member, next: Role) => {
+    const problem = memberActionProblem('role', user?.id, m.id);
+    if (problem) return toast.error(problem);
+    try {
+      await companyApi.changeRole(m.id, next);
+      toast.success(`${m.firstName} is now ${next}`);
+      loadMembers();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to update user role'));
+    }
+  };
+
+  const remove = async (m: Member) => {
+    const problem = memberActionProblem('remove', user?.id, m.id);
+    if (problem) return toast.error(problem);
+    if (!window.confirm(`Remove ${m.firstName} ${m.lastName} from the company?`)) return;
+    try {
+      await companyApi.remove(m.id);
+      toast.success(`${m.firstName} ${m.lastName} was removed`);
+      loadMembers();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to remove user'));
+    }
+  };
+
+  if (!company) return <Spinner label="Loading..." />;
+  return (
+    <section className="page">
+      <h1>Company Settings</h1>
+      <Tabs<Tab> label="Company settings sections" active={tab} onChange={setTab} tabs={tabs} />
+      {tab === 'info' && (
+        <form className="card" onSubmit={save} noValidate>
+          <Field label="Company name" name="name" value={form.name} error={formError ?? undefined} disabled={!rules.canEditCompany} onChange={(v) => { setForm((f) => ({ ...f, name: v })); setFormError(null); }} />
+          <Field label="Domain (optional)" name="domain" value={form.domain} disabled={!rules.canEditCompany} onChange={(v) => setForm((f) => ({ ...f, domain: v }))} />
+          <div className="field">
+            <span className="label">Plan</span>
+            <span><span className="badge">{(company.planType ?? 'BASIC').toUpperCase()}</span> <span className="muted">Contact support to upgrade your plan</span></span>
+          </div>
+          {rules.canEditCompany ? <button type="submit" className="btn primary" disabled={busy}>Save Changes</button> : <p className="muted">Only admins can edit company information.</p>}
+        </form>
+      )}
+      {tab === 'team' && rules.canSeeTeam && (
+        <div className="card">
+          {!members ? <Spinner /> : (
+            <table className="table">
+              <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Joined</th><th>Last login</th>{rules.canManageMembers && <th>Actions</th>}</tr></thead>
+              <tbody>
+                {members.map((m) => (
+                  <tr key={m.id} data-testid={`member-${m.email}`}>
+                    <td>{m.firstName} {m.lastName}{m.id === user?.id && <span className="muted"> (you)</span>}</td>
+                    <td>{m.email}</td>
+                    <td>
+                      {rules.canManageMembers && m.id !== user?.id ? (
+                        <select aria-label={`Role of ${m.firstName} ${m.lastName}`} value={m.role} onChange={(e) => changeRole(m, e.target.value as Role)}>
+                          <option value="user">user</option><option value="manager">manager</option><option value="admin">admin</option>
+                        </select>
+                      ) : m.role}
+                    </td>
+                    <td>{m.joinedAt ? new Date(m.joinedAt).toLocaleDateString() : ''}</td>
+                    <td>{m.lastLogin ? new Date(m.lastLogin).toLocaleString() : 'Never'}</td>
+                    {rules.canManageMembers && <td>{m.id !== user?.id && <button type="button" className="btn danger small" onClick={() => remove(m)}>Remove</button>}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+      {tab === 'invite' && rules.canInvite && (
+        <form className="card" onSubmit={sendInvite} noValidate>
+          <p className="muted">The person must already have a Paperlink account.</p>
+          <Field label="Email address" name="inviteEmail" type="email" value={invite.email} error={inviteError ?? undefined} onChange={(v) => { setInvite((i) => ({ ...i, email: v })); setInviteError(null); }} />
+          <div className="field">
+            <label htmlFor="invite-role">Role</label>
+            <select id="invite-role" value={invite.role} onChange={(e) => setInvite((i) => ({ ...i, role: e.target.value as Role }))}>
+              <option value="user">user</option><option value="manager">manager</option><option value="admin">admin</option>
+            </select>
+          </div>
+          <button type="submit" className="btn primary" disabled={busy}>Send Invitation</button>
+        </form>
+      )}
+      {tab === 'overview' && (
+        <div className="card">
+          <dl className="details">
+            <dt>Company</dt><dd>{company.name}</dd>
+            <dt>Your role</dt><dd>{myRole}</dd>
+            <dt>Plan</dt><dd>{(company.planType ?? 'BASIC').toUpperCase()}</dd>
+            <dt>Members</dt><dd>{company.userCount ?? 0}</dd>
+            <dt>Transactions</dt><dd>{company.transactionCount ?? 0}</dd>
+            <dt>Receipts</dt><dd>{company.receiptCount ?? 0}</dd>
+            <dt>Created</dt><dd>{company.createdAt ? new Date(company.createdAt).toLocaleDateString() : ''}</dd>
+          </dl>
+        </div>
+      )}
+    </section>
+  );
+}
