@@ -8,7 +8,7 @@ PACKAGE_FILES := package.json package-lock.json $(wildcard */package.json)
 STAMP := node_modules/.paperlink-install-stamp
 WEB_DIST := web/dist/index.html
 
-.PHONY: help install start build build-web typecheck lint test test-unit test-int test-web test-e2e bench rebuild chromium clean
+.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e bench rebuild chromium clean
 
 help:
 	@echo "make start    install what is missing, build, run Paperlink on PORT (default 3000), data in DATA_DIR (default ./data)"
@@ -52,7 +52,10 @@ test-int: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing Debian chromium for browser tests"; (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed: browser tests will report themselves skipped"; }
 
-test-e2e: build chromium
+bundle-size: build-web
+	node web/scripts/bundle-size.mjs
+
+test-e2e: build chromium bundle-size
 	@if ls test/e2e/*.e2e.spec.ts >/dev/null 2>&1; then npx vitest run --project e2e; else echo "test-e2e: this checkout has no browser tests yet (test/e2e is empty)"; fi
 
 test: install typecheck lint test-unit test-int test-e2e
