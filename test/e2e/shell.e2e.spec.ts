@@ -85,10 +85,27 @@ if (!chromiumAvailable) {
       await expect.poll(() => page.getByText('Logged out successfully').isVisible()).toBe(true);
       await signIn(page, ada.email, 'WrongPass1');
       await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Login failed. Please try again.').isVisible()).toBe(true);
       await shot(page, '04-auth-wrong-password');
       await signIn(page, ada.email, ada.password);
       await page.waitForURL('**/dashboard');
       await expect.poll(() => page.getByText(`Welcome back, ${ada.firstName}!`).isVisible()).toBe(true);
+      await context.close();
+    });
+
+    it('refuses a second account with the same email, with the server message', async () => {
+      const { context, page } = await fresh();
+      await page.goto(`${server.url}/auth`);
+      await page.getByRole('tab', { name: 'Create Account' }).click();
+      await page.getByLabel('First name').fill('Copy');
+      await page.getByLabel('Last name').fill('Cat');
+      await page.getByLabel('Email').fill(ada.email);
+      await page.getByLabel('Company name').fill('Copycat Ltd');
+      await page.getByLabel('Password', { exact: true }).fill('Passw0rdOK');
+      await page.getByLabel('Confirm password').fill('Passw0rdOK');
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await expect.poll(() => page.getByText('Registration failed. Please try again.').isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'An account with this email already exists' }).count()).toBeGreaterThan(0);
       await context.close();
     });
 
