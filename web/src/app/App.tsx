@@ -13,6 +13,9 @@ const ProfilePage = lazy(() => import('../features/profile/routes/ProfilePage').
 const CompanySettingsPage = lazy(() => import('../features/company/routes/CompanySettingsPage').then((m) => ({ default: m.CompanySettingsPage })));
 const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
 
+/** Spec section 2: toasts top-right, light, closing after 5000 ms. */
+export const TOAST_OPTIONS = { position: 'top-right', theme: 'light', autoClose: 5000 } as const;
+
 const later = (title: string, adminOnly = false) => <ComingSoon title={title} adminOnly={adminOnly} />;
 
 /** Spec section 2, the route table. */
@@ -57,7 +60,7 @@ export function App() {
   return (
     <ErrorBoundary>
       <RouterProvider router={router} />
-      <ToastContainer position="top-right" theme="light" autoClose={5000} newestOnTop closeOnClick pauseOnFocusLoss={false} />
+      <ToastContainer {...TOAST_OPTIONS} newestOnTop closeOnClick pauseOnFocusLoss={false} />
     </ErrorBoundary>
   );
 }
