@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import multer from 'multer';
+import { z } from 'zod';
 import {
   decideImport,
   dedupKeyOf,
@@ -41,12 +42,30 @@ class MappingRequired extends AppError {
   }
 }
 
+const col = z.number().int().min(0).max(500);
+const MappingBody = z.object({
+  date: col,
+  description: col,
+  amount: col.optional(),
+  debit: col.optional(),
+  credit: col.optional(),
+  category: col.optional(),
+  jobNumber: col.optional(),
+  costCode: col.optional(),
+  firstName: col.optional(),
+  lastName: col.optional(),
+  fullName: col.optional(),
+  externalId: col.optional(),
+  salesTax: col.optional(),
+  currency: col.optional(),
+  dateOrder: z.enum(['auto', 'dmy', 'mdy']).default('auto'),
+  amountSign: z.enum(['expense-negative', 'expense-positive']).default('expense-negative'),
+}).refine((m) => m.amount !== undefined || m.debit !== undefined || m.credit !== undefined);
+
 function parseMapping(raw: unknown): ColumnMapping | undefined {
   if (raw === undefined || raw === '') return undefined;
   try {
-    const m = JSON.parse(String(raw)) as ColumnMapping;
-    if (typeof m !== 'object' || m === null || typeof m.date !== 'number' || typeof m.description !== 'number') throw new Error('incomplete');
-    return m;
+    return MappingBody.parse(JSON.parse(String(raw))) as ColumnMapping;
   } catch {
     throw new ValidationError('The column mapping could not be read', [{ field: 'mapping', message: 'Choose the date, description and amount columns' }], 'bad_mapping');
   }
@@ -114,6 +133,9 @@ export function importRouter(deps: ImportDeps): Router {
         dedupKey: dedupKeyOf(r.date, r.description, r.amountCents),
       };
     });
+    const names = new Map(members.map((m) => [m.userId, `${m.firstName} ${m.lastName}`.trim()]));
+    // The screen shows who each row went to; the events keep the user id.
+    const withNames = (m: { details: Array<{ assignedTo: string }> }) => ({ ...m, details: m.details.map((d) => ({ ...d, assignedToName: names.get(d.assignedTo) ?? null })) });
     const importId = newId();
     const newIds = rows.map(() => newId());
     await send(req, res, bus, async (c): Promise<Plan> => {
@@ -137,7 +159,7 @@ export function importRouter(deps: ImportDeps): Router {
       return {
         status: 200,
         appends,
-        body: { ...result, fileName: file.originalname, fileHash, layout: parsed.layout, ignoredRows: parsed.ignoredRows.length, message: `Import completed! ${result.imported} transactions imported` },
+        body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: parsed.layout, ignoredRows: parsed.ignoredRows.length, message: `Import completed! ${result.imported} transactions imported` },
       };
     });
   });

@@ -11,6 +11,9 @@ import { Layout } from './Layout';
 
 const ProfilePage = lazy(() => import('../features/profile/routes/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const CompanySettingsPage = lazy(() => import('../features/company/routes/CompanySettingsPage').then((m) => ({ default: m.CompanySettingsPage })));
+const TransactionsPage = lazy(() => import('../features/transactions/routes/TransactionsPage'));
+const ImportPage = lazy(() => import('../features/import/routes/ImportPage'));
+const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDataPage'));
 const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
@@ -30,14 +33,14 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       { path: '/dashboard', element: later('Dashboard') },
-      { path: '/transactions', element: later('Transactions') },
+      { path: '/transactions', element: <TransactionsPage /> },
       { path: '/receipts', element: later('Receipts') },
       { path: '/matches', element: later('Matches') },
-      { path: '/import', element: later('Import Transactions') },
+      { path: '/import', element: <ImportPage /> },
       { path: '/exports', element: later('Exports') },
       { path: '/profile', element: <ProfilePage /> },
       { path: '/company-settings', element: <CompanySettingsPage /> },
-      { path: '/master-data-settings', element: later('Master Data Settings', true) },
+      { path: '/master-data-settings', element: <MasterDataPage /> },
       { path: '/settings', element: later('Advanced Settings') },
       { path: '/ai-dashboard', element: later('AI Dashboard') },
       { path: '/llm-test', element: later('LLM Test') },
