@@ -14,3 +14,5 @@ export { companyRouter, type CompanyDeps } from './companies/routes';
 export * from './masterdata/routes';
 export * from './transactions/routes';
 export * from './transactions/import';
+export * from './receipts/routes';
+export * from './matches/routes';

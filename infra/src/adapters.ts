@@ -1,4 +1,6 @@
-import type { EventStore, ReadStore } from '@paperlink/domain';
+import type { BlobStore, EventStore, JobQueue, ReadStore } from '@paperlink/domain';
+import { LocalBlobStore } from './blobs/local';
+import { InProcessJobQueue } from './jobs/memory';
 import type { Config } from './config';
 import type { DataDir } from './data-dir';
 import { SqliteEventStore } from './eventstore/sqlite';
@@ -7,6 +9,8 @@ import { EmbeddedReadStore } from './readstore/embedded';
 export interface Adapters {
   events: EventStore;
   readStore: ReadStore;
+  blobs: BlobStore;
+  jobs: JobQueue;
   profile: 'embedded' | 'distributed' | 'mixed';
 }
 
@@ -26,6 +30,21 @@ export async function createAdapters(config: Config, dir: DataDir): Promise<Adap
   } else {
     readStore = new EmbeddedReadStore(dir.snapshotFile);
   }
-  const distributed = [config.EVENTSTORE_URL, config.MONGO_URL].filter(Boolean).length;
-  return { events, readStore, profile: distributed === 0 ? 'embedded' : distributed === 2 ? 'distributed' : 'mixed' };
+  // Receipt files: GridFS next to the read models in the distributed profile, else local disk.
+  let blobs: BlobStore;
+  if (config.MONGO_URL) {
+    const { GridFsBlobStore } = await import('./blobs/gridfs');
+    blobs = await GridFsBlobStore.connect(config.MONGO_URL, config.MONGO_DB);
+  } else {
+    blobs = new LocalBlobStore(dir.filesDir);
+  }
+  let jobs: JobQueue;
+  if (config.KAFKA_BROKERS) {
+    const { KafkaJobQueue } = await import('./jobs/kafka');
+    jobs = await KafkaJobQueue.connect({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean), clientId: 'paperlink' });
+  } else {
+    jobs = new InProcessJobQueue();
+  }
+  const distributed = [config.EVENTSTORE_URL, config.MONGO_URL, config.KAFKA_BROKERS].filter(Boolean).length;
+  return { events, readStore, blobs, jobs, profile: distributed === 0 ? 'embedded' : distributed === 3 ? 'distributed' : 'mixed' };
 }

@@ -13,13 +13,25 @@ import {
   importRouter,
   requestContext,
   transactionRouter,
+  receiptRouter,
+  receiptUploadTargetRouter,
+  matchRouter,
   SlidingWindowLimiter,
+  type MatchDeps,
   TokenService,
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, masterDataQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
-import { getMasterItem, getTransaction, getUsers, membersOfCompany, toTransactionViews, TRANSACTION_KEYS, transactionKeyId } from '@paperlink/projections';
+import { accountQueryRouter, accountViews, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
+import {
+  getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
+  TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc,
+} from '@paperlink/projections';
+import type { ReceiptReader } from './receipts/ocr-job';
+import { OCR_JOB, ocrJobHandler, ocrJobsFrom } from './receipts/ocr-job';
+import { AUTO_MATCH_JOB, autoMatchJobHandler, autoMatchJobsFrom } from './receipts/matching-job';
+import { Reactor } from './jobs/reactor';
+import { createHash } from 'node:crypto';
 import type { Config } from './config';
 import { createAdapters, type Adapters } from './adapters';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
@@ -44,6 +56,10 @@ export interface PaperlinkOptions {
   hasher?: PasswordHasher;
   /** Skip the data-folder lock (tests that open a folder twice on purpose). */
   noLock?: boolean;
+  /** How receipt files are read (tests may pass a slow or failing reader). Default: OCR pool. */
+  reader?: ReceiptReader;
+  /** Don't start job workers (tools that only read). */
+  noJobs?: boolean;
 }
 
 /** The composition root: adapters, projections, command and query routers, the web app. */
@@ -52,7 +68,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   const unlock = options.noLock ? () => {} : lockDataDir(dir, 'server');
   try {
     const adapters = await createAdapters(config, dir);
-    const { events, readStore } = adapters;
+    const { events, readStore, blobs, jobs } = adapters;
     const runner = new ProjectionRunner(events, readStore, allProjections());
     await runner.start();
 
@@ -95,6 +111,61 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       next();
     });
     const accountDeps = { bus, events, tokens, hasher, views, loginFailuresPerAddress };
+    const secret = signingSecret(dir, config.JWT_SECRET);
+    const receiptDeps = {
+      bus,
+      blobs,
+      uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
+      sameBytes: async (companyId: string, sha256: string) => (await receiptsWithBytes(readStore, companyId, sha256))[0]?._id ?? null,
+      view: async (companyId: string, id: string) => {
+        const doc = await getReceipt(readStore, companyId, id);
+        return doc ? ((await toReceiptViews(readStore, [doc]))[0] as unknown as Record<string, unknown>) : null;
+      },
+    };
+    const asMatchReceipt = (d: ReceiptDoc) => ({ id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId, owner: d.userId, name: d.original_filename });
+    const asMatchTransaction = (d: TransactionDoc) => ({ id: d._id, amountCents: d.amountCents, date: d.transaction_date, description: d.description, cardHolder: d.userId, owner: d.userId });
+    const matchDeps: MatchDeps = {
+      bus,
+      inputs: async (companyId, scope) => {
+        const own = { companyId, ...(scope.userId ? { userId: scope.userId } : {}) };
+        const [receipts, transactions] = await Promise.all([
+          readStore.collection<ReceiptDoc>(RECEIPTS).find({ ...own, processing_status: 'completed' }),
+          readStore.collection<TransactionDoc>(TRANSACTIONS).find(own),
+        ]);
+        return { receipts: receipts.map(asMatchReceipt), transactions: transactions.map(asMatchTransaction) };
+      },
+      receipt: async (companyId, id) => {
+        const d = await getReceipt(readStore, companyId, id);
+        return d ? asMatchReceipt(d) : null;
+      },
+      transaction: async (companyId, id) => {
+        const d = await getTransaction(readStore, companyId, id);
+        return d ? asMatchTransaction(d) : null;
+      },
+      matchSides: async (companyId, id) => {
+        const m = await getMatch(readStore, companyId, id);
+        return m ? { receiptId: m.receiptId, transactionId: m.transactionId } : null;
+      },
+    };
+    const reactors: Reactor[] = [];
+    let reader: ReceiptReader | undefined = options.reader;
+    if (!options.noJobs) {
+      const lazyReader: ReceiptReader = {
+        read: async (bytes) => {
+          let r = reader;
+          if (!r) {
+            const { createOcrReader } = await import('./receipts/reader');
+            r = reader = createOcrReader({ workers: config.OCR_WORKERS });
+          }
+          return r.read(bytes);
+        },
+      };
+      jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
+      jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: async (p) => void (await runner.waitFor(p)), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
+      reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
+      for (const r of reactors) await r.start();
+    }
+    api.use(receiptUploadTargetRouter(receiptDeps));
     api.use(publicAccountRouter(accountDeps));
     api.use(authenticate(tokens, access));
     api.use(accountRouter(accountDeps));
@@ -126,6 +197,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return doc ? ((await toTransactionViews(readStore, [doc]))[0] as unknown as Record<string, unknown>) : null;
       },
     }));
+    api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: async (bytes, kind) => (await import('./receipts/thumbnail')).thumbnail(bytes, kind) }));
+    api.use(receiptRouter(receiptDeps));
+    api.use(matchQueryRouter(readStore));
+    api.use(matchRouter(matchDeps));
     api.use(masterDataRouter({
       bus,
       usage: async (companyId, kind, id) => {
@@ -153,6 +228,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         if (closed) return;
         closed = true;
         clearInterval(snapshotTimer);
+        for (const r of reactors) await r.stop();
+        await jobs.close();
+        if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();
+        await blobs.close();
         await runner.stop();
         await readStore.close();
         await events.close();

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** Every environment variable the product reads; validated once at start. */
@@ -19,6 +20,8 @@ export const ConfigSchema = z.object({
   KAFKA_BROKERS: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   LOG_REQUESTS: z.enum(['0', '1']).default('0'),
+  /** OCR jobs at once (each holds a tesseract worker of about 200 MB); default: the cores. */
+  OCR_WORKERS: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.min(4, availableParallelism()))),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

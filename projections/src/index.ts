@@ -8,3 +8,5 @@ export * from './masterdata/items';
 export * from './transactions/transactions';
 export * from './transactions/query';
 export { allProjections } from './registry';
+export * from './receipts/receipts';
+export * from './matches/matches';

@@ -4,8 +4,10 @@ import { sessionsProjection } from './accounts/sessions';
 import { usersProjection } from './accounts/users';
 import { masterDataProjection } from './masterdata/items';
 import { transactionsProjection } from './transactions/transactions';
+import { receiptsProjection } from './receipts/receipts';
+import { matchesProjection } from './matches/matches';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, matchesProjection];
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createPaperlink, type Paperlink } from '../../infra/src/app';
+import { createPaperlink, type Paperlink, type PaperlinkOptions } from '../../infra/src/app';
 import { loadConfig, type Config } from '../../infra/src/config';
 
 export interface Api {
@@ -14,10 +14,10 @@ export interface Api {
 }
 
 /** The whole product in this process, on a fresh data folder. */
-export async function startApi(env: Partial<Record<keyof Config, string>> = {}, dataDir?: string): Promise<Api> {
+export async function startApi(env: Partial<Record<keyof Config, string>> = {}, dataDir?: string, options: PaperlinkOptions = {}): Promise<Api> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'paperlink-api-'));
   const config = loadConfig({ DATA_DIR: dir, WEB_DIST: join(dir, 'no-web'), ...env });
-  const paperlink = await createPaperlink(config);
+  const paperlink = await createPaperlink(config, options);
   return {
     paperlink,
     http: request(paperlink.app),

@@ -17,6 +17,7 @@ import {
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { requireCompany } from '../http/context';
+import { forgetTransactionAppends } from '../matches/routes';
 
 export const transactionStream = (id: string) => `transaction-${id}`;
 export const importStream = (importId: string) => `import-${importId}`;
@@ -115,12 +116,14 @@ export function transactionRouter(deps: TransactionDeps): Router {
 
   router.delete('/transactions/:id', company, async (req, res) => {
     const id = String(req.params.id);
-    await send(req, res, bus, (ctx) =>
-      plan(ctx, id, () => ({ type: 'DeleteTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role! }), () => ({
+    await send(req, res, bus, async (ctx) => {
+      const p = await plan(ctx, id, () => ({ type: 'DeleteTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role! }), () => ({
         success: true,
         message: 'Transaction deleted successfully',
-      }))(),
-    );
+      }))();
+      // Its matches go with it, in the same append (the transaction's own row is gone, so no names are needed).
+      return { ...p, appends: [...p.appends, ...(await forgetTransactionAppends(bus, ctx.companyId!, ctx.userId!, id, new Map()))] };
+    });
   });
 
   return router;

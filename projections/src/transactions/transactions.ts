@@ -1,4 +1,4 @@
-import { dedupKeyOf, type Doc, type ImportEvent, type RecordedEvent, type TransactionEvent } from '@paperlink/domain';
+import { dedupKeyOf, type Doc, type ImportEvent, type MatchEvent, type RecordedEvent, type TransactionEvent } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 
 export const TRANSACTIONS = 'transactions';
@@ -47,15 +47,15 @@ export const transactionKeyId = (companyId: string, dedupKey: string) => `${comp
 
 export const transactionsProjection: Projection = {
   name: 'transactions',
-  version: 1,
+  version: 2,
   collections: {
     [TRANSACTIONS]: [['companyId'], ['companyId', 'userId']],
     [TRANSACTION_KEYS]: [],
     [COMPANY_STATS]: [],
   },
-  handles: new Set(['TransactionsImported', 'TransactionUpdated', 'TransactionDeleted']),
+  handles: new Set(['TransactionsImported', 'TransactionUpdated', 'TransactionDeleted', 'MatchConfirmed', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
-    const e = event as unknown as ImportEvent | TransactionEvent;
+    const e = event as unknown as ImportEvent | TransactionEvent | MatchEvent;
     const at = event.metadata.occurredAt;
     switch (e.type) {
       case 'TransactionsImported': {
@@ -114,6 +114,18 @@ export const transactionsProjection: Projection = {
           await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, next.dedupKey), () => ({ _id: transactionKeyId(current.companyId, next.dedupKey), transactionId }));
         }
         return;
+      }
+      case 'MatchConfirmed':
+        // receipt_count and the receipts' names come from confirmed matches.
+        return view.update<TransactionDoc>(TRANSACTIONS, e.data.transactionId, (d) => d && { ...d, receipt_count: d.receipt_count + 1, receipts: [...d.receipts, e.data.receiptName] });
+      case 'MatchDeleted': {
+        if (!e.data.wasConfirmed) return;
+        const name = e.data.receiptName;
+        return view.update<TransactionDoc>(TRANSACTIONS, e.data.transactionId, (d) => {
+          if (!d) return d;
+          const i = d.receipts.indexOf(name);
+          return { ...d, receipt_count: Math.max(0, d.receipt_count - 1), receipts: i < 0 ? d.receipts : [...d.receipts.slice(0, i), ...d.receipts.slice(i + 1)] };
+        });
       }
       case 'TransactionDeleted': {
         const current = await view.get<TransactionDoc>(TRANSACTIONS, e.data.transactionId);

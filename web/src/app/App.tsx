@@ -14,6 +14,8 @@ const CompanySettingsPage = lazy(() => import('../features/company/routes/Compan
 const TransactionsPage = lazy(() => import('../features/transactions/routes/TransactionsPage'));
 const ImportPage = lazy(() => import('../features/import/routes/ImportPage'));
 const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDataPage'));
+const ReceiptsPage = lazy(() => import('../features/receipts/routes/ReceiptsPage'));
+const MatchesPage = lazy(() => import('../features/matches/routes/MatchesPage'));
 const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
@@ -34,8 +36,8 @@ export const routes: RouteObject[] = [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       { path: '/dashboard', element: later('Dashboard') },
       { path: '/transactions', element: <TransactionsPage /> },
-      { path: '/receipts', element: later('Receipts') },
-      { path: '/matches', element: later('Matches') },
+      { path: '/receipts', element: <ReceiptsPage /> },
+      { path: '/matches', element: <MatchesPage /> },
       { path: '/import', element: <ImportPage /> },
       { path: '/exports', element: later('Exports') },
       { path: '/profile', element: <ProfilePage /> },

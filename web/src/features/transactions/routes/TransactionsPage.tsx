@@ -8,8 +8,7 @@ import { DEFAULT_FILTERS, PAGE_SIZE, transactionsApi, type Transaction, type Tra
 import { costCodesFor, onCategoryChange, onCostCodeChange } from '../linkage';
 import { validateEdit, type EditForm } from '../edit';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-export const formatUsd = (n: number | null | undefined) => (n === null || n === undefined ? '' : usd.format(n));
+import { formatUsd } from '../../../lib/format';
 
 const SORTS: Array<[string, string]> = [
   ['transaction_date', 'Date'],

@@ -1,0 +1,163 @@
+/**
+ * Matching precision and recall on real receipts (issue 6): the SROIE dev receipts against
+ * the three card statements built for them (`../shared/data/bank-csv`), at thresholds 70, 75,
+ * 80 and 90. A proposal is correct when its line is the truth line (same date, description
+ * and amount); recall counts the receipts that have a card line.
+ *   - matcher alone: the receipts' labelled merchant, date and total;
+ *   - end to end: the fields the OCR bench extracted (bench/.cache/ocr-extracted.json).
+ * Goals at the default threshold 75: precision >= 0.99, recall >= 0.95.
+ *   node --import tsx bench/matching.ts [--verbose]
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseBankStatement } from '../domain/src/csv/index';
+import { autoMatch } from '../domain/src/matching/index';
+import type { MatchProposal, ReceiptInput, TransactionInput } from '../domain/src/matching/index';
+import { fmt, median, row, runs } from './lib';
+
+const DATA = join(import.meta.dirname, '..', '..', 'shared', 'data');
+const OCR_CACHE = join(import.meta.dirname, '.cache', 'ocr-extracted.json');
+const FORMATS = ['spec', 'chase', 'capitalone'] as const;
+const THRESHOLDS = [70, 75, 80, 90] as const;
+const DEFAULT_THRESHOLD = 75;
+const VERBOSE = process.argv.includes('--verbose');
+
+interface TruthLine {
+  date: string;
+  description: string;
+  amount: number;
+}
+
+interface Statement {
+  format: string;
+  transactions: TransactionInput[];
+  /** receipt id -> key of its card line, or null (paid in cash). */
+  truth: Map<string, string | null>;
+}
+
+const cents = (amount: number) => Math.round(amount * 100);
+const lineKey = (date: string, description: string, amountCents: number) => `${date}|${description.trim().replace(/\s+/g, ' ')}|${amountCents}`;
+
+function labelledReceipts(): ReceiptInput[] {
+  const dir = join(DATA, 'receipts-dev');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const label = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { id: string; merchant: string; date: string; total: number };
+      return { id: label.id, merchant: label.merchant, date: label.date, totalCents: cents(label.total) };
+    });
+}
+
+/** Receipts with the OCR bench's fields; a receipt it did not read keeps only its id (nothing to match). */
+function ocrReceipts(ids: readonly string[]): ReceiptInput[] | null {
+  if (!existsSync(OCR_CACHE)) return null;
+  const read = JSON.parse(readFileSync(OCR_CACHE, 'utf8')) as Record<string, { merchant?: string | null; date?: string | null; totalCents?: number | null } | null>;
+  return ids.map((id) => {
+    const f = read[id] ?? {};
+    return { id, merchant: f.merchant ?? null, date: f.date ?? null, totalCents: typeof f.totalCents === 'number' ? f.totalCents : null };
+  });
+}
+
+function loadStatement(format: string): Statement {
+  const parsed = parseBankStatement(readFileSync(join(DATA, 'bank-csv', `${format}.csv`)));
+  const transactions = parsed.rows.map((r): TransactionInput => ({
+    id: `${format}:${r.row}`,
+    date: r.date,
+    description: r.description,
+    amountCents: r.amountCents,
+    cardHolder: r.fullName ?? ([r.firstName, r.lastName].filter(Boolean).join(' ') || null),
+  }));
+  const truthFile = JSON.parse(readFileSync(join(DATA, 'bank-csv', `${format}.truth.json`), 'utf8')) as { receipt_to_transaction: Record<string, TruthLine | null> };
+  const truth = new Map<string, string | null>();
+  for (const [id, line] of Object.entries(truthFile.receipt_to_transaction)) {
+    truth.set(id, line === null ? null : lineKey(line.date, line.description, cents(line.amount)));
+  }
+  return { format, transactions, truth };
+}
+
+interface Outcome {
+  proposed: number;
+  correct: number;
+  positives: number;
+  wrong: MatchProposal[];
+  missed: string[];
+}
+
+function evaluate(statement: Statement, proposals: readonly MatchProposal[]): Outcome {
+  const byId = new Map(statement.transactions.map((t) => [t.id, t]));
+  let correct = 0;
+  const wrong: MatchProposal[] = [];
+  const found = new Set<string>();
+  for (const p of proposals) {
+    const t = byId.get(p.transactionId);
+    const ok = t !== undefined && statement.truth.get(p.receiptId) === lineKey(t.date, t.description, t.amountCents);
+    if (ok) {
+      correct++;
+      found.add(p.receiptId);
+    } else wrong.push(p);
+  }
+  const positives = [...statement.truth.values()].filter((v) => v !== null).length;
+  const missed = [...statement.truth.entries()].filter(([id, v]) => v !== null && !found.has(id)).map(([id]) => id);
+  return { proposed: proposals.length, correct, positives, wrong, missed };
+}
+
+/** One line per wrong or missed receipt, to see why. */
+function details(statement: Statement, receipts: readonly ReceiptInput[], o: Outcome): string[] {
+  const tx = new Map(statement.transactions.map((t) => [t.id, t]));
+  const rc = new Map(receipts.map((r) => [r.id, r]));
+  const out: string[] = [];
+  for (const p of o.wrong) {
+    const t = tx.get(p.transactionId);
+    out.push(`wrong  ${p.receiptId} ${rc.get(p.receiptId)?.merchant ?? '?'} -> ${t?.date} ${t?.description} ${t?.amountCents} (${p.confidence}: ${p.evidence.reasons.join('; ')})`);
+  }
+  for (const id of o.missed) {
+    const r = rc.get(id);
+    out.push(`missed ${id} ${r?.merchant ?? '(no merchant)'} ${r?.date ?? '(no date)'} ${r?.totalCents ?? '(no total)'} -> ${statement.truth.get(id)}`);
+  }
+  return out;
+}
+
+async function report(label: string, receipts: readonly ReceiptInput[], statements: readonly Statement[], withGoal: boolean): Promise<void> {
+  console.log(`\n  ${label}: ${receipts.length} receipts against each statement`);
+  for (const threshold of THRESHOLDS) {
+    const totals = { proposed: 0, correct: 0, positives: 0 };
+    const times: number[] = [];
+    let shown: { format: string; lines: string } | null = null;
+    for (const s of statements) {
+      let proposals: MatchProposal[] = [];
+      times.push(...(await runs(5, () => {
+        const t0 = performance.now();
+        proposals = autoMatch(receipts, s.transactions, { threshold });
+        return performance.now() - t0;
+      })));
+      const o = evaluate(s, proposals);
+      totals.proposed += o.proposed;
+      totals.correct += o.correct;
+      totals.positives += o.positives;
+      const precision = o.proposed === 0 ? 1 : o.correct / o.proposed;
+      row(`threshold ${threshold}, ${s.format}.csv: precision / recall`, `${precision.toFixed(3)} / ${(o.correct / o.positives).toFixed(3)}`,
+        `${o.correct} correct of ${o.proposed} proposed, ${o.positives} receipts with a card line`);
+      if (!VERBOSE && threshold !== DEFAULT_THRESHOLD) continue;
+      const lines = details(s, receipts, o).join('\n      ');
+      if (lines.length === 0) continue;
+      if (shown !== null && shown.lines === lines) console.log(`      (same as ${shown.format}.csv)`);
+      else {
+        console.log(`      ${lines}`);
+        shown = { format: s.format, lines };
+      }
+    }
+    const precision = totals.proposed === 0 ? 1 : totals.correct / totals.proposed;
+    const recall = totals.correct / totals.positives;
+    const goal = withGoal && threshold === DEFAULT_THRESHOLD ? `goal >= 0.99 / >= 0.95: ${precision >= 0.99 && recall >= 0.95 ? 'met' : 'NOT met'}; ` : '';
+    row(`threshold ${threshold}, all statements: precision / recall`, `${precision.toFixed(3)} / ${recall.toFixed(3)}`, `${goal}autoMatch median ${fmt(median(times), 2)} ms`);
+  }
+}
+
+const statements = FORMATS.map(loadStatement);
+const labelled = labelledReceipts();
+console.log(`Matching: ${labelled.length} dev receipts, statements ${statements.map((s) => `${s.format} (${s.transactions.length} lines)`).join(', ')}`);
+await report('matcher alone (labelled fields)', labelled, statements, true);
+const extracted = ocrReceipts(labelled.map((r) => r.id));
+if (extracted === null) console.log('\n  end to end: skipped (run bench/ocr.ts first to produce bench/.cache/ocr-extracted.json)');
+else await report('end to end (OCR-extracted fields; OCR errors included, the goal is for the matcher alone)', extracted, statements, false);

@@ -1,0 +1,141 @@
+/**
+ * Receipt OCR and field extraction on the 40 SROIE dev receipts (`../shared/data/receipts-dev`):
+ * readReceipt with the tesseract.js worker pool, fields compared with the labels.
+ *
+ *   - total: correct within 0.01;
+ *   - date: exact ISO date;
+ *   - merchant: fuzzy, because labels keep OCR typos and legal suffixes vary: both names are
+ *     normalised (upper case, punctuation removed, SDN BHD / S/B / LTD … dropped) and match
+ *     when the Levenshtein ratio or the token-set similarity is at least 0.8
+ *     (domain/src/receipts/merchant-similarity.ts).
+ *
+ * Timing: receipts run `workers` at a time, so each receipt holds one worker and its time is
+ * the worker time it costs ("per worker"); wall time over receipts is the pool's rate.
+ * Goals: total >= 90 %, date >= 95 %, merchant >= 80 %, median <= 2 s per receipt per worker.
+ * Writes bench/.cache/ocr-extracted.json (receipt id -> merchant, date, totalCents) for
+ * bench/matching.ts.
+ *
+ *   node --import tsx bench/ocr.ts [--workers N] [--no-retry] [--verbose]
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { merchantSimilarity } from '../domain/src/receipts/index';
+import { createOcrPool } from '../infra/src/ocr/pool';
+import { readReceipt } from '../infra/src/ocr/read-receipt';
+import type { ReceiptReading } from '../infra/src/ocr/read-receipt';
+import { fmt, median, percentile, row } from './lib';
+
+const DATA = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev');
+const CACHE_DIR = join(import.meta.dirname, '.cache');
+const MERCHANT_THRESHOLD = 0.8;
+const GOALS = { total: 0.9, date: 0.95, merchant: 0.8, medianSeconds: 2 };
+
+const args = process.argv.slice(2);
+const workers = Number(args[args.indexOf('--workers') + 1]) || availableParallelism();
+const retry = !args.includes('--no-retry');
+const verbose = args.includes('--verbose');
+
+interface Label {
+  id: string;
+  merchant: string;
+  date: string;
+  total: number;
+}
+
+interface Outcome {
+  label: Label;
+  reading: ReceiptReading;
+  total: boolean;
+  date: boolean;
+  merchant: boolean;
+}
+
+function labels(): Label[] {
+  return readdirSync(DATA).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => JSON.parse(readFileSync(join(DATA, f), 'utf8')) as Label);
+}
+
+function judge(label: Label, reading: ReceiptReading): Outcome {
+  const f = reading.fields;
+  return {
+    label,
+    reading,
+    total: f.total !== null && Math.abs(f.total.cents - Math.round(label.total * 100)) <= 1,
+    date: f.date?.value === label.date,
+    merchant: f.merchant !== null && merchantSimilarity(f.merchant.value, label.merchant) >= MERCHANT_THRESHOLD,
+  };
+}
+
+/** Runs the receipts `concurrency` at a time, in order of the list. */
+async function readAll(list: readonly Label[], concurrency: number, read: (l: Label) => Promise<Outcome>): Promise<Outcome[]> {
+  const out: Outcome[] = new Array(list.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < list.length) {
+      const i = next++;
+      out[i] = await read(list[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return out;
+}
+
+function printMisses(outcomes: readonly Outcome[]): void {
+  for (const o of outcomes) {
+    if (o.total && o.date && o.merchant && !verbose) continue;
+    const f = o.reading.fields;
+    const miss = [
+      o.total ? '' : `total ${f.total ? fmt(f.total.cents / 100, 2) : '-'} (want ${fmt(o.label.total, 2)})`,
+      o.date ? '' : `date ${f.date?.value ?? '-'} (want ${o.label.date})`,
+      o.merchant ? '' : `merchant "${f.merchant?.value ?? '-'}" (want "${o.label.merchant}")`,
+    ].filter(Boolean).join('; ');
+    console.log(`    ${o.label.id} [${o.reading.passes} pass${o.reading.passes === 1 ? '' : 'es'}] ${miss || 'all correct'}`);
+  }
+}
+
+function writeCache(outcomes: readonly Outcome[]): string {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const file = join(CACHE_DIR, 'ocr-extracted.json');
+  const map = Object.fromEntries(outcomes.map((o) => [o.label.id, {
+    merchant: o.reading.fields.merchant?.value ?? null,
+    date: o.reading.fields.date?.value ?? null,
+    totalCents: o.reading.fields.total?.cents ?? null,
+  }]));
+  writeFileSync(file, `${JSON.stringify(map, null, 2)}\n`);
+  return file;
+}
+
+function share(outcomes: readonly Outcome[], field: 'total' | 'date' | 'merchant'): number {
+  return outcomes.filter((o) => o[field]).length / outcomes.length;
+}
+
+const list = labels();
+const pool = createOcrPool({ workers });
+console.log(`OCR: ${list.length} dev receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}`);
+const startT = performance.now();
+await pool.start();
+const startMs = performance.now() - startT;
+const wallT = performance.now();
+const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry })));
+const wallMs = performance.now() - wallT;
+await pool.close();
+
+const seconds = outcomes.map((o) => o.reading.ms / 1000);
+const passes = outcomes.reduce((n, o) => n + o.reading.passes, 0);
+const pct = (x: number): string => `${fmt(x * 100, 1)} %`;
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+row('total correct (within 0.01)', pct(share(outcomes, 'total')), `goal >= 90 %: ${verdict(share(outcomes, 'total') >= GOALS.total)}`);
+row('date correct (exact)', pct(share(outcomes, 'date')), `goal >= 95 %: ${verdict(share(outcomes, 'date') >= GOALS.date)}`);
+row(`merchant correct (normalised similarity >= ${MERCHANT_THRESHOLD})`, pct(share(outcomes, 'merchant')), `goal >= 80 %: ${verdict(share(outcomes, 'merchant') >= GOALS.merchant)}`);
+row('all three correct', pct(outcomes.filter((o) => o.total && o.date && o.merchant).length / outcomes.length));
+row('seconds per receipt with the pool (wall / receipts)', fmt(wallMs / 1000 / outcomes.length, 2), `${workers} workers, ${fmt(wallMs / 1000, 1)} s in all`);
+row('seconds per receipt per worker: median', fmt(median(seconds), 2), `goal <= ${GOALS.medianSeconds} s: ${verdict(median(seconds) <= GOALS.medianSeconds)}`);
+row('seconds per receipt per worker: p95', fmt(percentile(seconds, 95), 2));
+row('OCR readings per receipt (retries when unsure)', fmt(passes / outcomes.length, 2), `${outcomes.filter((o) => o.reading.passes > 1).length} receipts read more than once`);
+row('pool start (workers created, language data loaded)', `${fmt(startMs, 0)} ms`);
+console.log(`  merchant comparison: upper case, punctuation removed, legal suffixes (SDN BHD, S/B, BHD, LTD, …) dropped;`);
+console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
+console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
+printMisses(outcomes);
+console.log(`  wrote ${writeCache(outcomes)}`);

@@ -1,0 +1,278 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import express, { Router, type Request } from 'express';
+import multer from 'multer';
+import { z } from 'zod';
+import {
+  decideReceipt,
+  fold,
+  NotFoundError,
+  PayloadTooLargeError,
+  RECEIPT_MAX_BYTES,
+  receiptDecider,
+  sniffFile,
+  toCents,
+  UnauthorizedError,
+  ValidationError,
+  type BlobStore,
+  type ExpectedRevision,
+  type ReceiptCommand,
+  type ReceiptData,
+  type ReceiptEvent,
+  type ReceiptState,
+  type RequestContext,
+  type SniffedFile,
+} from '@paperlink/domain';
+import type { CommandBus, Plan } from '../core/bus';
+import { send } from '../core/http';
+import { newId } from '../core/ids';
+import { ctxOf, requireCompany } from '../http/context';
+import { forgetReceiptAppends } from '../matches/routes';
+
+export const receiptStream = (id: string) => `receipt-${id}`;
+export const uploadStream = (key: string) => `upload-${key}`;
+
+/** How long a presigned upload URL stays valid. */
+export const UPLOAD_URL_TTL_SECONDS = 600;
+const TOO_LARGE = 'The file is larger than 10MB.';
+
+export interface ReceiptDeps {
+  bus: CommandBus;
+  blobs: BlobStore;
+  /** Secret for signing direct-upload URLs. */
+  uploadSecret: Uint8Array;
+  /** Another live receipt of the company with these bytes. */
+  sameBytes(companyId: string, sha256: string): Promise<string | null>;
+  /** The receipt as the API shows it. */
+  view(companyId: string, id: string): Promise<Record<string, unknown> | null>;
+  /** The clock, in milliseconds (tests move it). */
+  now?: () => number;
+}
+
+/** Signed direct-upload tokens: `<payload>.<hmac>`, payload = base64url JSON. */
+interface UploadClaims {
+  k: string;
+  c: string;
+  u: string;
+  n: number;
+  exp: number;
+}
+
+export function signUpload(secret: Uint8Array, claims: UploadClaims): string {
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+}
+
+export function verifyUpload(secret: Uint8Array, token: string, nowSeconds: number): UploadClaims {
+  const [payload, mac] = token.split('.');
+  const bad = new UnauthorizedError('This upload link is not valid. Start the upload again.', 'bad_upload_link');
+  if (!payload || !mac) throw bad;
+  const expected = createHmac('sha256', secret).update(payload).digest();
+  const given = Buffer.from(mac, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw bad;
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as UploadClaims;
+  if (claims.exp < nowSeconds) throw new UnauthorizedError('This upload link has expired. Start the upload again.', 'upload_link_expired');
+  return claims;
+}
+
+const PresignBody = z.object({
+  originalName: z.string({ error: 'originalName is required' }).trim().min(1, 'originalName is required').max(255, 'File names are at most 255 characters'),
+  contentType: z.string().max(200).optional().default('application/octet-stream'),
+  size: z.coerce.number().int().min(0).optional().default(0),
+});
+const CommitBody = PresignBody.extend({ key: z.string().min(1).max(2000) });
+
+const money = (label: string) =>
+  z.preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' ? Number(v) : v),
+    z.number({ error: `${label} must be a number` }).finite(`${label} must be a number`).nullable().optional(),
+  );
+const CorrectionBody = z.object({
+  extracted_date: z.preprocess((v) => (v === '' ? null : v), z.string().nullable().optional()),
+  extracted_amount: money('Amount'),
+  extracted_tax: money('Tax'),
+  extracted_merchant: z.string().max(200, 'Merchant must be at most 200 characters').nullable().optional(),
+  extracted_description: z.string().max(1000, 'Description must be at most 1000 characters').nullable().optional(),
+});
+
+async function loadReceipt(bus: CommandBus, id: string): Promise<{ state: ReceiptState; expected: ExpectedRevision }> {
+  const recorded = await bus.events.readStream(receiptStream(id));
+  return { state: fold(receiptDecider, recorded as unknown as ReceiptEvent[]), expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision };
+}
+
+/** Plans one command on a receipt: read its stream, decide, append at the revision read. */
+export async function planReceipt(bus: CommandBus, id: string, companyId: string, command: (s: ReceiptState) => ReceiptCommand, body: (events: ReceiptEvent[]) => Promise<unknown> | unknown): Promise<Plan> {
+  const { state, expected } = await loadReceipt(bus, id);
+  if (state.exists && state.companyId !== companyId) throw new NotFoundError('Receipt not found', 'receipt_not_found');
+  const events = decideReceipt(id, command(state), state);
+  return { appends: [{ streamId: receiptStream(id), expectedRevision: expected, events }], body: await body(events) };
+}
+
+/** Checks the bytes before anything is stored: a bad file leaves no trace. */
+function inspect(bytes: Buffer): SniffedFile {
+  if (bytes.byteLength > RECEIPT_MAX_BYTES) throw new PayloadTooLargeError(TOO_LARGE, 'too_large');
+  return sniffFile(bytes);
+}
+
+/**
+ * The public direct-upload target: the signed URL is the credential (like a presigned S3 URL),
+ * so it is mounted before bearer authentication. The bytes are checked, stored by their hash,
+ * and the arrival is recorded as an event that the commit call then turns into a receipt.
+ */
+export function receiptUploadTargetRouter(deps: ReceiptDeps): Router {
+  const router = Router();
+  const now = deps.now ?? Date.now;
+  router.put(
+    '/receipts/direct/:token',
+    (req, _res, next) => {
+      const length = Number(req.header('content-length'));
+      if (Number.isFinite(length) && length > RECEIPT_MAX_BYTES) next(new PayloadTooLargeError(TOO_LARGE, 'too_large'));
+      else next();
+    },
+    express.raw({ type: () => true, limit: RECEIPT_MAX_BYTES + 1 }),
+    async (req, res) => {
+      const claims = verifyUpload(deps.uploadSecret, String(req.params.token), Math.floor(now() / 1000));
+      const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const file = inspect(bytes);
+      const stored = await deps.blobs.put(bytes);
+      const ctx = ctxOf(res);
+      ctx.userId = claims.u;
+      ctx.companyId = claims.c;
+      await send(req, res, deps.bus, async (): Promise<Plan> => ({
+        appends: [{ streamId: uploadStream(claims.k), expectedRevision: 'any', events: [{ type: 'ReceiptFileReceived', data: { key: claims.k, companyId: claims.c, userId: claims.u, sha256: stored.sha256, size: stored.size, kind: file.kind, mime: file.mime, width: file.width, height: file.height, pages: file.pages } }] }],
+        body: { ok: true, key: claims.k, sha256: stored.sha256, size: stored.size },
+      }));
+    },
+  );
+  return router;
+}
+
+interface ReceivedFile {
+  key: string;
+  companyId: string;
+  userId: string;
+  sha256: string;
+  size: number;
+  kind: SniffedFile['kind'];
+  mime: SniffedFile['mime'];
+  width?: number;
+  height?: number;
+  pages?: number;
+}
+
+/** Receipt writes: presign, commit, multipart upload, correct, re-read, delete. */
+export function receiptRouter(deps: ReceiptDeps): Router {
+  const { bus } = deps;
+  const router = Router();
+  const company = requireCompany();
+  const now = deps.now ?? Date.now;
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fields: 10 } });
+
+  const uploadPlan = (ctx: RequestContext, id: string, file: Omit<ReceivedFile, 'key' | 'companyId' | 'userId'>, originalName: string, via: 'direct' | 'multipart') => async (): Promise<Plan> => {
+    const duplicateOf = await deps.sameBytes(ctx.companyId!, file.sha256);
+    const data = {
+      receiptId: id,
+      companyId: ctx.companyId!,
+      userId: ctx.userId!,
+      originalName: originalName.slice(0, 255),
+      contentType: file.mime,
+      size: file.size,
+      sha256: file.sha256,
+      kind: file.kind,
+      ...(file.width !== undefined ? { width: file.width } : {}),
+      ...(file.height !== undefined ? { height: file.height } : {}),
+      ...(file.pages !== undefined ? { pages: file.pages } : {}),
+      duplicateOf,
+      via,
+    };
+    return {
+      status: 201,
+      appends: [{ streamId: receiptStream(id), expectedRevision: 'no_stream', events: decideReceipt(id, { type: 'UploadReceipt', data }, receiptDecider.initialState()) }],
+      body: {
+        receipt: { id, original_filename: data.originalName, file_size: data.size, content_type: data.contentType, processing_status: 'pending', duplicate_of: duplicateOf },
+        duplicate: duplicateOf !== null,
+        message: duplicateOf ? 'Receipt uploaded; the same file was uploaded before' : 'Receipt uploaded successfully',
+      },
+    };
+  };
+
+  router.post('/receipts/presign', company, async (req, res) => {
+    const ctx = ctxOf(res);
+    const b = PresignBody.parse(req.body ?? {});
+    if (b.size > RECEIPT_MAX_BYTES) throw new PayloadTooLargeError(TOO_LARGE, 'too_large');
+    const key = newId();
+    const token = signUpload(deps.uploadSecret, { k: key, c: ctx.companyId!, u: ctx.userId!, n: b.size, exp: Math.floor(now() / 1000) + UPLOAD_URL_TTL_SECONDS });
+    res.json({ uploadUrl: `${req.baseUrl}/receipts/direct/${token}`, key: token, method: 'PUT', expiresIn: UPLOAD_URL_TTL_SECONDS, maxSize: RECEIPT_MAX_BYTES });
+  });
+
+  router.post('/receipts/commit', company, async (req, res) => {
+    const ctx = ctxOf(res);
+    const b = CommitBody.parse(req.body ?? {});
+    const claims = verifyUpload(deps.uploadSecret, b.key, Math.floor(now() / 1000) - UPLOAD_URL_TTL_SECONDS);
+    if (claims.c !== ctx.companyId || claims.u !== ctx.userId) throw new NotFoundError('No upload with this key', 'upload_not_found');
+    const [received] = (await bus.events.readStream(uploadStream(claims.k))).slice(-1);
+    if (!received) throw new ValidationError('The file has not arrived yet. Upload it to the upload URL first.', [{ field: 'key', message: 'No file was uploaded with this key' }], 'upload_missing');
+    const file = received.data as unknown as ReceivedFile;
+    await send(req, res, bus, uploadPlan(ctx, claims.k, file, b.originalName, 'direct'));
+  });
+
+  router.post('/receipts/upload', company, (req, res, next) => {
+    upload.single('receipt')(req, res, (err: unknown) => {
+      if (err instanceof multer.MulterError) {
+        next(err.code === 'LIMIT_FILE_SIZE' ? new PayloadTooLargeError(TOO_LARGE, 'too_large') : new ValidationError('Send one file in the receipt field.', [{ field: 'receipt', message: 'Send one file in the receipt field' }], 'bad_upload'));
+      } else next(err);
+    });
+  }, async (req: Request, res) => {
+    const ctx = ctxOf(res);
+    if (!req.file) throw new ValidationError('Choose a receipt file (JPG, PNG or PDF).', [{ field: 'receipt', message: 'A file is required' }], 'file_required');
+    const sniffed = inspect(req.file.buffer);
+    const stored = await deps.blobs.put(req.file.buffer);
+    await send(req, res, bus, uploadPlan(ctx, newId(), { ...sniffed, sha256: stored.sha256, size: stored.size }, req.file.originalname || 'receipt', 'multipart'));
+  });
+
+  router.put('/receipts/:id', company, async (req, res) => {
+    const id = String(req.params.id);
+    const b = CorrectionBody.parse(req.body ?? {});
+    const changes: Partial<ReceiptData> = {};
+    if (b.extracted_date !== undefined) changes.date = b.extracted_date;
+    if (b.extracted_amount !== undefined) changes.totalCents = b.extracted_amount === null ? null : toCents(b.extracted_amount);
+    if (b.extracted_tax !== undefined) changes.taxCents = b.extracted_tax === null ? null : toCents(b.extracted_tax);
+    if (b.extracted_merchant !== undefined) changes.merchant = b.extracted_merchant;
+    if (b.extracted_description !== undefined) changes.description = b.extracted_description;
+    await send(req, res, bus, (ctx) =>
+      planReceipt(bus, id, ctx.companyId!, () => ({ type: 'CorrectReceipt', actorId: ctx.userId!, role: ctx.role!, changes }), async (events) => {
+        // The reply shows the receipt as it will read once the correction is projected.
+        const current = await deps.view(ctx.companyId!, id);
+        const applied = events.flatMap((e) => (e.type === 'ReceiptCorrected' ? [e.data.changes] : []));
+        const after = applied.reduce<Record<string, unknown> | null>((view, c) => view && {
+          ...view,
+          ...(c.date !== undefined ? { extracted_date: c.date } : {}),
+          ...(c.totalCents !== undefined ? { extracted_amount: c.totalCents === null ? null : c.totalCents / 100 } : {}),
+          ...(c.taxCents !== undefined ? { extracted_tax: c.taxCents === null ? null : c.taxCents / 100 } : {}),
+          ...(c.merchant !== undefined ? { extracted_merchant: c.merchant } : {}),
+          ...(c.description !== undefined ? { extracted_description: c.description } : {}),
+          corrected_fields: [...new Set([...((view.corrected_fields as string[]) ?? []), ...Object.keys(c)])],
+        }, current);
+        return { receipt: after, message: 'Receipt updated successfully' };
+      }),
+    );
+  });
+
+  router.post('/receipts/:id/reprocess', company, async (req, res) => {
+    const id = String(req.params.id);
+    await send(req, res, bus, (ctx) =>
+      planReceipt(bus, id, ctx.companyId!, () => ({ type: 'RequestReprocess', actorId: ctx.userId!, role: ctx.role! }), () => ({ message: 'The receipt will be read again', processing_status: 'pending' })),
+    );
+  });
+
+  router.delete('/receipts/:id', company, async (req, res) => {
+    const id = String(req.params.id);
+    await send(req, res, bus, async (ctx) => {
+      let name = '';
+      const plan = await planReceipt(bus, id, ctx.companyId!, (s) => ((name = s.name), { type: 'DeleteReceipt', actorId: ctx.userId!, role: ctx.role! }), () => ({ success: true, message: 'Receipt deleted successfully' }));
+      // Its matches go with it, in the same append.
+      return { ...plan, appends: [...plan.appends, ...(await forgetReceiptAppends(bus, ctx.companyId!, ctx.userId!, id, name))] };
+    });
+  });
+
+  return router;
+}

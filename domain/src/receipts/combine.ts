@@ -1,0 +1,61 @@
+/**
+ * Several OCR readings of one receipt (the image as it is, then with heavier ink and with
+ * evened contrast) make different mistakes. When the first reading leaves a field missing or
+ * unsure, the others are taken and each field is decided by a vote weighted by confidence:
+ * values that several readings agree on win, and the first reading breaks ties.
+ */
+import { merchantSimilarity } from './merchant-similarity';
+import { clamp01 } from './ocr-text';
+import type { ReceiptFields } from './types';
+
+/** Merchant readings this similar are the same name read differently. */
+const SAME_MERCHANT = 0.8;
+
+/** Below these confidences a field is worth a second look. */
+export const RETRY_BELOW = { total: 0.6, date: 0.6 } as const;
+
+/** Whether another OCR reading could help: the total or date is missing or unsure, or no merchant. */
+export function needsAnotherReading(fields: ReceiptFields): boolean {
+  return !fields.total || fields.total.confidence < RETRY_BELOW.total
+    || !fields.date || fields.date.confidence < RETRY_BELOW.date
+    || !fields.merchant;
+}
+
+/** Field-by-field vote over readings (first = preferred on ties). */
+export function combineReadings(readings: readonly ReceiptFields[]): ReceiptFields {
+  if (readings.length === 0) throw new RangeError('combineReadings needs at least one reading');
+  if (readings.length === 1) return readings[0]!;
+  return {
+    date: vote(readings.map((r) => r.date), (a, b) => a.value === b.value),
+    total: vote(readings.map((r) => r.total), (a, b) => a.cents === b.cents),
+    merchant: vote(readings.map((r) => r.merchant), (a, b) => merchantSimilarity(a.value, b.value) >= SAME_MERCHANT),
+    tax: vote(readings.map((r) => r.tax), (a, b) => a.cents === b.cents),
+    description: vote(readings.map((r) => r.description), (a, b) => a.value.toUpperCase() === b.value.toUpperCase()),
+  };
+}
+
+/**
+ * Groups values that `same` says agree (with the group's first value), weighs each group by
+ * the sum of its confidences and keeps the first member of the heaviest group. Its confidence
+ * grows with agreement and shrinks with dissent.
+ */
+function vote<T extends { confidence: number }>(values: ReadonlyArray<T | null>, same: (a: T, b: T) => boolean): T | null {
+  const groups: Array<{ first: T; order: number; weight: number; best: number; count: number }> = [];
+  values.forEach((v, order) => {
+    if (!v) return;
+    const g = groups.find((x) => same(x.first, v));
+    if (g) {
+      g.weight += v.confidence;
+      g.best = Math.max(g.best, v.confidence);
+      g.count += 1;
+    } else {
+      groups.push({ first: v, order, weight: v.confidence, best: v.confidence, count: 1 });
+    }
+  });
+  const ranked = [...groups].sort((a, b) => b.weight - a.weight || a.order - b.order);
+  const top = ranked[0];
+  if (!top) return null;
+  const all = ranked.reduce((sum, g) => sum + g.weight, 0);
+  const confidence = clamp01(top.best * (all > 0 ? 0.6 + 0.4 * (top.weight / all) : 1) + 0.05 * (top.count - 1));
+  return { ...top.first, confidence: Math.round(confidence * 100) / 100 };
+}

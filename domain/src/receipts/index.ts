@@ -1,0 +1,9 @@
+/** Receipt reading rules: file checks, field extraction, combining OCR readings. */
+export { extractReceiptFields } from './extract';
+export { combineReadings, needsAnotherReading, RETRY_BELOW } from './combine';
+export { sniffFile, receiptFileError, countPdfPages, RECEIPT_MAX_BYTES, RECEIPT_MAX_PIXELS, RECEIPT_MAX_PAGES } from './filetype';
+export type { ReceiptFileErrorCode, ReceiptFileKind, ReceiptFileLimits, SniffedFile } from './filetype';
+export { merchantSimilarity, normaliseMerchant } from './merchant-similarity';
+export type {
+  ExtractOptions, Extracted, ExtractedMoney, OcrBox, OcrEngine, OcrResult, OcrWord, ReceiptFields,
+} from './types';

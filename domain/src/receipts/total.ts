@@ -1,0 +1,133 @@
+/**
+ * The total paid. Every labelled amount is a candidate, scored by what its label means
+ * (GRAND/NETT TOTAL, AMOUNT DUE > TOTAL > SUBTOTAL > payment > unlabelled), then checked
+ * against the receipt's own arithmetic: a rounding adjustment after a total moves the total,
+ * cash minus change equals it, and the amount paid usually reappears (card slip, GST summary).
+ * Distractors (quantities, change, tax, discounts) never become candidates.
+ */
+import { labelledAmount } from './money-lines';
+import type { LabelKind, MoneyLine } from './money-lines';
+import { clamp01 } from './ocr-text';
+import type { ExtractedMoney } from './types';
+
+interface TotalCandidate {
+  cents: number;
+  score: number;
+  line: number;
+  kind: LabelKind | 'derived';
+  repaired: boolean;
+}
+
+const LABEL_SCORE: Partial<Record<LabelKind, number>> = {
+  final: 10, total: 8, subtotal: 3, excluding: 1, payment: 2, none: 1,
+};
+
+/** Rounding adjustments are a few cents (5-sen, 10-cent, nearest unit at most). */
+const MAX_ROUNDING_CENTS = 50;
+
+export function extractTotal(all: readonly MoneyLine[]): ExtractedMoney | null {
+  const candidates = labelledCandidates(all);
+  const paid = cashMinusChange(all);
+  candidates.push(...roundedCandidates(all, candidates, paid?.cents), ...(paid ? [paid] : []));
+  if (candidates.length === 0) return null;
+  corroborate(candidates, all);
+  return pickTotal(candidates);
+}
+
+function labelledCandidates(all: readonly MoneyLine[]): TotalCandidate[] {
+  const out: TotalCandidate[] = [];
+  const n = all.length;
+  all.forEach((ml, at) => {
+    const base = LABEL_SCORE[ml.kind];
+    if (base === undefined) return;
+    const tokens = ml.kind === 'none' ? ml.amounts : [labelledAmount(all, at)?.amount].filter((a) => a !== undefined);
+    for (const amount of tokens) {
+      if (amount.cents <= 0) continue;
+      const score = base + (amount.currency ? 0.3 : 0) - (amount.repaired ? 1 : 0) + 0.5 * (at / Math.max(1, n - 1));
+      out.push({ cents: amount.cents, score, line: at, kind: ml.kind, repaired: amount.repaired });
+    }
+  });
+  return out;
+}
+
+/**
+ * "TOTAL 60.31 / ROUNDING ADJ -0.01 / 60.30": the amount paid is the total plus the adjustment.
+ * When that sum is printed after the adjustment it wins; when OCR lost it, it is derived.
+ * A lost minus sign is tolerated by trying both signs against the printed amounts.
+ */
+function roundedCandidates(all: readonly MoneyLine[], labelled: readonly TotalCandidate[], paid?: number): TotalCandidate[] {
+  const out: TotalCandidate[] = [];
+  all.forEach((ml, at) => {
+    const adj = ml.kind === 'rounding' ? labelledAmount(all, at)?.amount : undefined;
+    if (!adj || Math.abs(adj.cents) > MAX_ROUNDING_CENTS) return;
+    const before = labelled.filter((c) => c.line < at && (c.kind === 'total' || c.kind === 'final' || c.kind === 'subtotal'))
+      .sort((a, b) => b.line - a.line)[0];
+    if (!before) return;
+    const later = new Set(all.slice(at + 1).flatMap((l) => l.amounts.map((a) => a.cents)));
+    if (paid !== undefined) later.add(paid);
+    const signed = [before.cents + adj.cents, before.cents - adj.cents];
+    const printed = signed.find((c) => later.has(c));
+    if (printed !== undefined) out.push({ ...before, cents: printed, score: before.score + 1.5, line: at, kind: 'derived' });
+    else if (adj.cents !== 0) out.push({ ...before, cents: signed[0]!, score: before.score - 0.5, line: at, kind: 'derived' });
+  });
+  return out;
+}
+
+/** CASH 50.00 / CHANGE 19.10 means 30.90 was paid: strong evidence, as OCR rarely misreads both alike. */
+function cashMinusChange(all: readonly MoneyLine[]): TotalCandidate | undefined {
+  const cashAt = all.findIndex((ml, i) => ml.kind === 'payment' && labelledAmount(all, i) !== null);
+  if (cashAt < 0) return undefined;
+  const changeAt = all.findIndex((ml, i) => i > cashAt && ml.kind === 'change');
+  const cash = labelledAmount(all, cashAt)?.amount;
+  const change = changeAt < 0 ? undefined : labelledAmount(all, changeAt)?.amount;
+  if (!cash || !change || change.cents <= 0 || change.cents >= cash.cents) return undefined;
+  return { cents: cash.cents - change.cents, score: 7, line: cashAt, kind: 'derived', repaired: cash.repaired || change.repaired };
+}
+
+/**
+ * The same figure printed on other lines (card slip, summary table, cash-minus-change)
+ * supports a candidate; a "total" far below the subtotal was probably misread.
+ */
+function corroborate(candidates: TotalCandidate[], all: readonly MoneyLine[]): void {
+  const printed = new Map<number, number>();
+  for (const ml of all) {
+    if (ml.kind === 'rounding' || ml.kind === 'count' || ml.kind === 'change') continue;
+    for (const a of ml.amounts) printed.set(a.cents, (printed.get(a.cents) ?? 0) + 1);
+  }
+  const derived = new Set(candidates.filter((c) => c.kind === 'derived').map((c) => c.cents));
+  const subtotal = Math.max(0, ...candidates.filter((c) => c.kind === 'subtotal').map((c) => c.cents));
+  const largest = Math.max(...candidates.filter((c) => c.kind !== 'payment').map((c) => c.cents));
+  const tendered = tenderedWithChange(all);
+  const lastFinal = all.findLastIndex((ml) => ml.kind === 'final');
+  const finalLost = lastFinal >= 0 && labelledAmount(all, lastFinal) === null;
+  for (const c of candidates) {
+    c.score += 0.7 * Math.min(3, Math.max(0, (printed.get(c.cents) ?? 0) - (c.kind === 'derived' ? 0 : 1)));
+    if (derived.has(c.cents) && c.kind !== 'derived') c.score += 2;
+    if (subtotal > 0 && c.cents < subtotal * 0.5) c.score -= 3;
+    if (c.kind === 'none' && c.cents === largest) c.score += 1;
+    if (tendered !== undefined && c.cents > tendered) c.score -= 4;
+    // A plain TOTAL above a GRAND/NETT TOTAL line is an intermediate figure.
+    if ((c.kind === 'total' || c.kind === 'subtotal') && c.line < lastFinal) c.score -= 1.5;
+    // The final line is there but its amount was lost: what was paid is the best evidence left.
+    if (finalLost && c.kind === 'derived' && c.line > lastFinal) c.score += 2;
+  }
+}
+
+/** Cash handed over when change was given back: nothing paid can exceed it. */
+function tenderedWithChange(all: readonly MoneyLine[]): number | undefined {
+  const paid = cashMinusChange(all);
+  return paid ? paid.cents + Math.max(0, ...all.filter((ml) => ml.kind === 'change').flatMap((ml) => ml.amounts.map((a) => a.cents))) : undefined;
+}
+
+function pickTotal(candidates: TotalCandidate[]): ExtractedMoney {
+  const best = new Map<number, TotalCandidate>();
+  for (const c of candidates) {
+    const seen = best.get(c.cents);
+    if (!seen || c.score > seen.score) best.set(c.cents, c);
+  }
+  const ranked = [...best.values()].sort((a, b) => b.score - a.score || b.line - a.line);
+  const top = ranked[0]!;
+  const margin = ranked[1] ? top.score - ranked[1].score : 4;
+  const confidence = clamp01(0.25 + 0.05 * top.score + 0.06 * Math.min(margin, 4)) * (top.repaired ? 0.8 : 1);
+  return { cents: top.cents, confidence: Math.round(confidence * 100) / 100 };
+}

@@ -1,0 +1,61 @@
+/** Shapes shared by receipt reading: what OCR gives us and what extraction returns. */
+
+export interface OcrBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** One recognised word; `confidence` is 0..100 as OCR engines report it (0..1 is accepted too). */
+export interface OcrWord {
+  text: string;
+  confidence: number;
+  bbox?: OcrBox;
+}
+
+export interface OcrResult {
+  text: string;
+  /** Mean word confidence, 0..100. */
+  confidence: number;
+  words?: OcrWord[];
+}
+
+/**
+ * The OCR port: infra implements it with a tesseract.js worker pool. `recognize` takes an
+ * encoded image (PNG or JPEG bytes); the pool starts lazily and `close` frees its workers.
+ */
+export interface OcrEngine {
+  recognize(image: Uint8Array): Promise<OcrResult>;
+  close(): Promise<void>;
+}
+
+/** A value read from a receipt with how sure the reader is (0..1). */
+export interface Extracted<T> {
+  value: T;
+  confidence: number;
+}
+
+export interface ExtractedMoney {
+  cents: number;
+  confidence: number;
+}
+
+export interface ReceiptFields {
+  /** ISO date `YYYY-MM-DD` of the purchase. */
+  date: Extracted<string> | null;
+  /** Final amount paid, positive cents. */
+  total: ExtractedMoney | null;
+  merchant: Extracted<string> | null;
+  tax: ExtractedMoney | null;
+  /** A short summary of what was bought (the first item lines). */
+  description: Extracted<string> | null;
+}
+
+export interface ExtractOptions {
+  /**
+   * Read ambiguous numeric dates (both parts ≤ 12) month first. Default: day first, unless
+   * the receipt itself holds a date that only reads month first (e.g. 12/28/2017).
+   */
+  monthFirst?: boolean;
+}

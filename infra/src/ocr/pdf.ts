@@ -1,0 +1,128 @@
+/**
+ * PDF receipts through pdfjs-dist (legacy build, the one that runs in Node 20): the text layer
+ * when the PDF has one (e-receipts, invoices), otherwise the pages rendered to PNG with
+ * @napi-rs/canvas for OCR (scans saved as PDF). Fonts, CMaps, ICC profiles and image decoders
+ * are read from the installed package folder, never fetched.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+
+export interface RenderOptions {
+  /** 200-300 is what OCR wants; default 250. */
+  dpi?: number;
+  /** Pages rendered at most, from the first; default 3 (receipts are short). */
+  maxPages?: number;
+}
+
+const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const asset = (folder: string): string => `${join(PDFJS_DIR, folder)}/`;
+const MIN_DPI = 72;
+const MAX_DPI = 400;
+
+/** The text of each page, lines rebuilt from the positioned text items (top to bottom). */
+export async function pdfText(bytes: Uint8Array): Promise<string[]> {
+  return withDocument(bytes, async (doc) => {
+    const pages: string[] = [];
+    for (let n = 1; n <= doc.numPages; n++) pages.push(await pageText(await doc.getPage(n)));
+    return pages;
+  });
+}
+
+/** Renders the first pages to PNG at the given resolution. */
+export async function renderPdfPages(bytes: Uint8Array, options: RenderOptions = {}): Promise<Buffer[]> {
+  const dpi = Math.min(MAX_DPI, Math.max(MIN_DPI, options.dpi ?? 250));
+  const maxPages = Math.max(1, options.maxPages ?? 3);
+  return withDocument(bytes, async (doc) => {
+    const out: Buffer[] = [];
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) out.push(await renderPage(doc, await doc.getPage(n), dpi));
+    return out;
+  });
+}
+
+/** pdfjs takes ownership of (detaches) the buffer it is given, so it always gets a copy. */
+async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    standardFontDataUrl: asset('standard_fonts'),
+    cMapUrl: asset('cmaps'),
+    cMapPacked: true,
+    iccUrl: asset('iccs'),
+    wasmUrl: asset('wasm'),
+    isEvalSupported: false,
+    verbosity: 0,
+  });
+  const doc = await task.promise;
+  try {
+    return await use(doc);
+  } finally {
+    await task.destroy();
+  }
+}
+
+async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi: number): Promise<Buffer> {
+  const viewport = page.getViewport({ scale: dpi / 72 });
+  const factory = doc.canvasFactory as CanvasFactory;
+  const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  try {
+    // White first: scans are opaque, but a transparent page would OCR as black on black.
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    await page.render({ canvas: null, canvasContext: context as unknown as RenderContext, viewport }).promise;
+    return canvas.toBuffer('image/png');
+  } finally {
+    page.cleanup();
+    factory.destroy({ canvas, context });
+  }
+}
+
+type RenderContext = NonNullable<Parameters<PDFPageProxy['render']>[0]['canvasContext']>;
+
+/** The part of pdfjs's Node canvas factory (backed by @napi-rs/canvas) used here. */
+interface CanvasFactory {
+  create(width: number, height: number): { canvas: NodeCanvas; context: NodeContext };
+  destroy(entry: { canvas: NodeCanvas; context: NodeContext }): void;
+}
+interface NodeCanvas {
+  width: number;
+  height: number;
+  toBuffer(mime: 'image/png'): Buffer;
+}
+interface NodeContext {
+  fillStyle: string;
+  fillRect(x: number, y: number, w: number, h: number): void;
+}
+
+/**
+ * Groups text items into lines by their baseline (within half a glyph height), orders each
+ * line left to right, and puts a space where items are apart, so "TOTAL" and "12.50" drawn
+ * separately still read as one line.
+ */
+async function pageText(page: PDFPageProxy): Promise<string> {
+  const content = await page.getTextContent();
+  const items = content.items.filter((i): i is TextItem => 'str' in i && i.str.trim().length > 0)
+    .map((i) => ({ text: i.str, x: i.transform[4] as number, y: i.transform[5] as number, w: i.width, h: Math.abs(i.height) || 10 }));
+  items.sort((a, b) => b.y - a.y || a.x - b.x);
+  const lines: Array<typeof items> = [];
+  for (const item of items) {
+    const line = lines[lines.length - 1];
+    if (line && Math.abs(line[0]!.y - item.y) <= line[0]!.h / 2) line.push(item);
+    else lines.push([item]);
+  }
+  page.cleanup();
+  return lines.map((line) => joinLine(line.sort((a, b) => a.x - b.x))).join('\n');
+}
+
+function joinLine(items: ReadonlyArray<{ text: string; x: number; w: number; h: number }>): string {
+  let out = '';
+  let end = -Infinity;
+  for (const item of items) {
+    const gap = item.x - end;
+    if (out && gap > item.h * 0.15 && !out.endsWith(' ') && !item.text.startsWith(' ')) out += gap > item.h * 2 ? '   ' : ' ';
+    out += item.text;
+    end = item.x + item.w;
+  }
+  return out.trim();
+}

@@ -1,0 +1,82 @@
+/**
+ * Reads one receipt file: checks what it is by its bytes, takes a PDF's text layer when it has
+ * one (exact, and 100x faster than OCR), otherwise OCRs the image or the rendered pages, then
+ * extracts the fields. When the first OCR reading leaves the total or date missing or unsure,
+ * two more readings of differently prepared images are voted on (see combine.ts).
+ */
+import { combineReadings, extractReceiptFields, needsAnotherReading, sniffFile } from '@paperlink/domain/src/receipts/index';
+import type { ExtractOptions, OcrEngine, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain/src/receipts/index';
+import { pdfText, renderPdfPages } from './pdf';
+import { prepareImage } from './preprocess';
+import type { OcrVariant } from './preprocess';
+
+export interface ReadReceiptOptions {
+  /** Take more OCR readings when the first is unsure (default true). */
+  retry?: boolean;
+  /** Resolution for rendering image-only PDF pages (default 250). */
+  dpi?: number;
+  /** Pages of an image-only PDF that are OCR'd (default 3). */
+  maxPages?: number;
+  extract?: ExtractOptions;
+}
+
+export interface ReceiptReading {
+  kind: ReceiptFileKind;
+  source: 'pdf-text' | 'ocr';
+  text: string;
+  fields: ReceiptFields;
+  /** Mean word confidence of the first OCR reading, 0..100; 100 for a PDF text layer. */
+  ocrConfidence: number;
+  /** OCR readings taken (0 for a text layer). */
+  passes: number;
+  ms: number;
+}
+
+/** A text layer with fewer letters and digits than this is a scan with a stray label, not text. */
+const MIN_TEXT_LAYER_CHARS = 20;
+const RETRY_VARIANTS: readonly OcrVariant[] = ['ink', 'contrast'];
+
+export async function readReceipt(bytes: Uint8Array, ocr: OcrEngine, options: ReadReceiptOptions = {}): Promise<ReceiptReading> {
+  const started = performance.now();
+  const file = sniffFile(bytes);
+  const done = (r: Omit<ReceiptReading, 'kind' | 'ms'>): ReceiptReading => ({ kind: file.kind, ...r, ms: performance.now() - started });
+  if (file.kind === 'pdf') {
+    const text = (await pdfText(bytes)).join('\n');
+    if (text.replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT_LAYER_CHARS) {
+      return done({ source: 'pdf-text', text, fields: extractReceiptFields(text, undefined, options.extract), ocrConfidence: 100, passes: 0 });
+    }
+    const pages = await renderPdfPages(bytes, { dpi: options.dpi ?? 250, maxPages: options.maxPages ?? 3 });
+    return done(await readImages(pages, ocr, options));
+  }
+  return done(await readImages([bytes], ocr, options));
+}
+
+/** OCR of the page images, plus the retry readings when the first one is unsure. */
+async function readImages(images: readonly Uint8Array[], ocr: OcrEngine, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
+  const first = await readVariant(images, ocr, 'plain');
+  const readings = [extractReceiptFields(first.text, first.words, options.extract)];
+  if ((options.retry ?? true) && needsAnotherReading(readings[0]!)) {
+    // One after the other: a receipt never holds more than one worker, so the pool's
+    // throughput is shared fairly between receipts.
+    for (const variant of RETRY_VARIANTS) {
+      const more = await readVariant(images, ocr, variant);
+      readings.push(extractReceiptFields(more.text, more.words, options.extract));
+    }
+  }
+  return {
+    source: 'ocr',
+    text: first.text,
+    fields: combineReadings(readings),
+    ocrConfidence: Math.round(first.confidence * 10) / 10,
+    passes: readings.length,
+  };
+}
+
+/** One reading of every page, the pages' text joined in order. */
+async function readVariant(images: readonly Uint8Array[], ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { words: OcrWord[] }> {
+  const results: OcrResult[] = [];
+  for (const image of images) results.push(await ocr.recognize(await prepareImage(image, variant)));
+  const words = results.flatMap((r) => r.words ?? []);
+  const confidence = results.length ? results.reduce((sum, r) => sum + r.confidence, 0) / results.length : 0;
+  return { text: results.map((r) => r.text).join('\n'), confidence, words };
+}

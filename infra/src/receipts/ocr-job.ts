@@ -1,0 +1,89 @@
+import type { BlobStore, Job, JobHandler, ReceiptData, ReceiptEvent, RecordedEvent, RequestContext } from '@paperlink/domain';
+import { planReceipt, type CommandBus } from '@paperlink/command-api';
+
+export const OCR_JOB = 'receipt.ocr';
+
+/** What reading a receipt file gives: text, fields with confidences, where the text came from. */
+export interface ReceiptReading {
+  source: 'pdf-text' | 'ocr';
+  text: string;
+  fields: ReceiptData;
+  confidence: Partial<Record<keyof ReceiptData, number>>;
+  ocrConfidence: number;
+  ms: number;
+}
+
+export interface ReceiptReader {
+  read(bytes: Buffer): Promise<ReceiptReading>;
+}
+
+export interface OcrPayload {
+  receiptId: string;
+  run: number;
+  sha256: string;
+}
+
+/** Raw text kept in the event, at most this long. */
+const MAX_TEXT = 20_000;
+
+/** Jobs from receipt events: each upload and each re-read request starts one OCR run. */
+export function ocrJobsFrom(event: RecordedEvent): Job<OcrPayload>[] {
+  const e = event as unknown as ReceiptEvent;
+  const job = (receiptId: string, companyId: string, run: number, sha256: string): Job<OcrPayload> => ({
+    id: `ocr-${receiptId}-${run}`,
+    type: OCR_JOB,
+    companyId,
+    payload: { receiptId, run, sha256 },
+    causationId: event.id,
+    correlationId: event.metadata.correlationId ?? event.id,
+    attempt: 1,
+  });
+  if (e.type === 'ReceiptUploaded') return [job(e.data.receiptId, e.data.companyId, 0, e.data.sha256)];
+  // A re-read finds the file's hash in the receipt's first event.
+  if (e.type === 'ReceiptReprocessRequested') return [job(e.data.receiptId, e.data.companyId, e.data.run, '')];
+  return [];
+}
+
+/**
+ * The OCR job: mark the run as processing, read the file, record the result. Every step is a
+ * command on the receipt's stream; the decider ignores results of stale runs and repeats, so
+ * a job that runs again after a crash records its result once.
+ */
+export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader: ReceiptReader; log?: (msg: string) => void }): JobHandler<OcrPayload> {
+  const { bus } = deps;
+  const ctxFor = (job: Job<OcrPayload>, step: string): RequestContext => ({
+    requestId: `${job.id}-${step}-${job.attempt}`,
+    correlationId: job.correlationId,
+    companyId: job.companyId,
+    userId: 'system:ocr',
+    now: new Date(),
+  });
+  const shaOf = async (job: Job<OcrPayload>): Promise<string> => {
+    if (job.payload.sha256) return job.payload.sha256;
+    const [first] = await bus.events.readStream(`receipt-${job.payload.receiptId}`, { maxCount: 1 });
+    return (first?.data as { sha256?: string } | undefined)?.sha256 ?? '';
+  };
+  return {
+    async run(job) {
+      const { receiptId, run } = job.payload;
+      await bus.run(ctxFor(job, 'start'), () => planReceipt(bus, receiptId, job.companyId, () => ({ type: 'StartProcessing', run, attempt: job.attempt }), () => ({})));
+      const sha256 = await shaOf(job);
+      const bytes = sha256 ? await deps.blobs.get(sha256) : null;
+      if (!bytes) throw new Error('The receipt file is missing from storage');
+      const r = await deps.reader.read(bytes);
+      await bus.run(ctxFor(job, 'read'), () =>
+        planReceipt(bus, receiptId, job.companyId, () => ({
+          type: 'RecordRead',
+          result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
+        }), () => ({})),
+      );
+    },
+    async onFailed(job, error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.log?.(`OCR of receipt ${job.payload.receiptId} failed: ${reason}`);
+      await bus.run(ctxFor(job, 'failed'), () =>
+        planReceipt(bus, job.payload.receiptId, job.companyId, () => ({ type: 'RecordReadFailure', run: job.payload.run, reason: `Could not read the receipt: ${reason}`.slice(0, 500), attempts: job.attempt }), () => ({})),
+      );
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { ReceiptFields } from '@paperlink/domain';
+import { createOcrPool } from '../ocr/pool';
+import { readReceipt } from '../ocr/read-receipt';
+import type { ReceiptReader, ReceiptReading } from './ocr-job';
+
+/** The extracted fields as the receipt events keep them: values, and a confidence per field. */
+export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; fields: ReceiptFields; ocrConfidence: number; ms: number }): ReceiptReading {
+  const f = r.fields;
+  const confidence: ReceiptReading['confidence'] = {};
+  if (f.date) confidence.date = f.date.confidence;
+  if (f.total) confidence.totalCents = f.total.confidence;
+  if (f.merchant) confidence.merchant = f.merchant.confidence;
+  if (f.tax) confidence.taxCents = f.tax.confidence;
+  if (f.description) confidence.description = f.description.confidence;
+  return {
+    source: r.source,
+    text: r.text,
+    fields: {
+      date: f.date?.value ?? null,
+      totalCents: f.total?.cents ?? null,
+      merchant: f.merchant?.value ?? null,
+      taxCents: f.tax?.cents ?? null,
+      description: f.description?.value ?? null,
+    },
+    confidence,
+    ocrConfidence: r.ocrConfidence,
+    ms: r.ms,
+  };
+}
+
+/** The product's receipt reader: a tesseract worker pool (started on first use) and extraction. */
+export function createOcrReader(options: { workers?: number } = {}): ReceiptReader & { close(): Promise<void> } {
+  const pool = createOcrPool(options.workers ? { workers: options.workers } : {});
+  return {
+    read: async (bytes) => toReceiptReading(await readReceipt(bytes, pool)),
+    close: () => pool.close(),
+  };
+}

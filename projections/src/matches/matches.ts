@@ -1,0 +1,125 @@
+import { fromCents, type Doc, type MatchEvent, type MatchEvidence, type MatchOrigin, type MatchStatus, type ReadStore, type RecordedEvent } from '@paperlink/domain';
+import type { Projection } from '../core/projection';
+import { RECEIPTS, type ReceiptDoc } from '../receipts/receipts';
+import { TRANSACTIONS, type TransactionDoc } from '../transactions/transactions';
+
+export const MATCHES = 'matches';
+
+export interface MatchDoc extends Doc {
+  companyId: string;
+  receiptId: string;
+  transactionId: string;
+  confidence: number;
+  evidence: MatchEvidence;
+  status: MatchStatus;
+  origin: MatchOrigin;
+  suggested_by: string;
+  suggested_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  withdrawn_reason: string | null;
+}
+
+export const matchesProjection: Projection = {
+  name: 'matches',
+  version: 1,
+  collections: { [MATCHES]: [['companyId'], ['companyId', 'status'], ['companyId', 'receiptId'], ['companyId', 'transactionId']] },
+  handles: new Set(['MatchesSuggested', 'MatchesWithdrawn', 'MatchConfirmed', 'MatchRejected', 'MatchDeleted']),
+  async apply(event: RecordedEvent, view) {
+    const e = event as unknown as MatchEvent;
+    const at = event.metadata.occurredAt;
+    switch (e.type) {
+      case 'MatchesSuggested':
+        for (const s of e.data.suggestions) {
+          await view.update<MatchDoc>(MATCHES, s.matchId, () => ({
+            _id: s.matchId,
+            companyId: e.data.companyId,
+            receiptId: s.receiptId,
+            transactionId: s.transactionId,
+            confidence: s.confidence,
+            evidence: s.evidence,
+            status: 'pending',
+            origin: e.data.origin,
+            suggested_by: e.data.by,
+            suggested_at: at,
+            decided_by: null,
+            decided_at: null,
+            withdrawn_reason: null,
+          }));
+        }
+        return;
+      case 'MatchesWithdrawn':
+        // Withdrawn suggestions leave the read model; the events keep them for auditors.
+        for (const id of e.data.matchIds) await view.update<MatchDoc>(MATCHES, id, () => null);
+        return;
+      case 'MatchConfirmed':
+        return view.update<MatchDoc>(MATCHES, e.data.matchId, (d) => d && { ...d, status: 'confirmed', decided_by: e.data.by, decided_at: at });
+      case 'MatchRejected':
+        return view.update<MatchDoc>(MATCHES, e.data.matchId, (d) => d && { ...d, status: 'rejected', decided_by: e.data.by, decided_at: at });
+      case 'MatchDeleted':
+        return view.update<MatchDoc>(MATCHES, e.data.matchId, () => null);
+    }
+  },
+};
+
+/** The match as the API returns it (spec section 3), with the evidence behind the score. */
+export interface MatchView {
+  id: string;
+  receipt_id: string;
+  transaction_id: string;
+  original_filename: string | null;
+  extracted_merchant: string | null;
+  extracted_date: string | null;
+  extracted_amount: number | null;
+  description: string | null;
+  transaction_date: string | null;
+  transaction_amount: number | null;
+  match_confidence: number;
+  user_confirmed: boolean;
+  status: MatchStatus;
+  origin: MatchOrigin;
+  evidence: MatchEvidence;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export async function toMatchViews(store: ReadStore, docs: MatchDoc[]): Promise<MatchView[]> {
+  const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
+  const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;
+  return docs.map((d) => {
+    const r = receipts.get(d.receiptId);
+    const t = txs.get(d.transactionId);
+    return {
+      id: d._id,
+      receipt_id: d.receiptId,
+      transaction_id: d.transactionId,
+      original_filename: r?.original_filename ?? null,
+      extracted_merchant: r?.extracted_merchant ?? null,
+      extracted_date: r?.extracted_date ?? null,
+      extracted_amount: r?.extractedCents == null ? null : fromCents(r.extractedCents),
+      description: t?.description ?? null,
+      transaction_date: t?.transaction_date ?? null,
+      transaction_amount: t ? fromCents(t.amountCents) : null,
+      match_confidence: d.confidence,
+      user_confirmed: d.status === 'confirmed',
+      status: d.status,
+      origin: d.origin,
+      evidence: d.evidence,
+      created_at: d.suggested_at,
+      decided_at: d.decided_at,
+    };
+  });
+}
+
+/** Matches a member may see: all for admins; for others those of their receipts or transactions. */
+export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }): Promise<MatchDoc[]> {
+  const docs = await store.collection<MatchDoc>(MATCHES).find({ companyId, status: { $in: statuses } }, { sort: { confidence: -1, suggested_at: -1 } });
+  if (!scope.userId) return docs;
+  const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
+  const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;
+  return docs.filter((d) => receipts.get(d.receiptId)?.userId === scope.userId || txs.get(d.transactionId)?.userId === scope.userId);
+}
+
+export async function getMatch(store: ReadStore, companyId: string, id: string): Promise<MatchDoc | null> {
+  return store.collection<MatchDoc>(MATCHES).findOne({ _id: id, companyId });
+}

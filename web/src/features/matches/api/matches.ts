@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { api } from '../../../lib/api-client';
+
+export const MatchSchema = z.object({
+  id: z.string(),
+  receipt_id: z.string(),
+  transaction_id: z.string(),
+  original_filename: z.string().nullable(),
+  extracted_merchant: z.string().nullable(),
+  extracted_date: z.string().nullable(),
+  extracted_amount: z.number().nullable(),
+  description: z.string().nullable(),
+  transaction_date: z.string().nullable(),
+  transaction_amount: z.number().nullable(),
+  match_confidence: z.number(),
+  user_confirmed: z.boolean(),
+  evidence: z.object({
+    amountDiffCents: z.number().nullable(),
+    amountKind: z.string(),
+    daysBetween: z.number().nullable(),
+    merchantSimilarity: z.number().nullable(),
+    uploaderIsCardHolder: z.boolean().nullable(),
+    reasons: z.array(z.string()),
+  }).passthrough(),
+});
+export type Match = z.infer<typeof MatchSchema>;
+
+/** Auto-match threshold of the call layer (spec section 9). */
+export const DEFAULT_THRESHOLD = 75;
+
+/** Spec section 9: 80 and above success, 60 to 79 warning, below 60 danger. */
+export function confidenceBadge(confidence: number): 'success' | 'warning' | 'danger' {
+  return confidence >= 80 ? 'success' : confidence >= 60 ? 'warning' : 'danger';
+}
+
+export const matchesApi = {
+  async all() {
+    return z.array(MatchSchema).parse((await api.get('/matches')).data);
+  },
+  async pending() {
+    return z.array(MatchSchema).parse((await api.get('/matches/pending')).data);
+  },
+  async confirm(id: string) {
+    await api.put(`/matches/${encodeURIComponent(id)}/confirm`);
+  },
+  async reject(id: string) {
+    await api.put(`/matches/${encodeURIComponent(id)}/reject`);
+  },
+  async remove(id: string) {
+    await api.delete(`/matches/${encodeURIComponent(id)}`);
+  },
+  async autoMatch(threshold = DEFAULT_THRESHOLD) {
+    return z.object({ matched: z.number() }).passthrough().parse((await api.post('/matches/auto-match', { threshold })).data);
+  },
+};

@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
+import { Spinner } from '../../../components/Spinner';
+import { Tabs } from '../../../components/Tabs';
+import { formatUsd } from '../../../lib/format';
+import { confidenceBadge, matchesApi, type Match } from '../api/matches';
+
+type Tab = 'pending' | 'confirmed';
+
+function Evidence({ m }: { m: Match }) {
+  return (
+    <details className="evidence">
+      <summary>Why {m.match_confidence}%?</summary>
+      <ul>{m.evidence.reasons.map((r) => <li key={r}>{r}</li>)}</ul>
+    </details>
+  );
+}
+
+/** Receipt amount against the card amount: the card shows expenses as negatives. */
+function AmountComparison({ m }: { m: Match }) {
+  const card = m.transaction_amount === null ? null : Math.abs(m.transaction_amount);
+  const same = card !== null && m.extracted_amount !== null && Math.round(card * 100) === Math.round(m.extracted_amount * 100);
+  return (
+    <span className={same ? 'amount-same' : 'amount-differs'}>
+      {formatUsd(m.extracted_amount)} → {formatUsd(m.transaction_amount)}
+      {!same && card !== null && m.extracted_amount !== null && <span className="muted"> ({formatUsd(card - m.extracted_amount)} difference)</span>}
+    </span>
+  );
+}
+
+/** Spec section 2, /matches: Pending and Confirmed tabs with counts. */
+export function MatchesPage() {
+  const [tab, setTab] = useState<Tab>('pending');
+  const [matches, setMatches] = useState<Match[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setMatches(await matchesApi.all());
+    } catch {
+      toast.error('Error loading matches');
+      setMatches((m) => m ?? []);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const act = async (m: Match, action: 'confirm' | 'reject' | 'remove') => {
+    if (action === 'remove' && !window.confirm(`Delete the match of ${m.original_filename ?? 'this receipt'} with "${m.description ?? 'the transaction'}"?`)) return;
+    setBusy(m.id);
+    try {
+      await matchesApi[action](m.id);
+      toast.success(action === 'confirm' ? 'Match confirmed' : action === 'reject' ? 'Match rejected' : 'Match deleted');
+      await load();
+    } catch {
+      toast.error(action === 'confirm' ? 'Error confirming match' : action === 'reject' ? 'Error rejecting match' : 'Error deleting match');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const autoMatch = async () => {
+    try {
+      const r = await matchesApi.autoMatch();
+      toast.success(`Auto-matched ${r.matched} receipts!`);
+      await load();
+    } catch {
+      toast.error('Error running auto-match');
+    }
+  };
+
+  const pending = matches?.filter((m) => !m.user_confirmed) ?? [];
+  const confirmed = matches?.filter((m) => m.user_confirmed) ?? [];
+
+  return (
+    <section className="page">
+      <div className="row spread">
+        <h1>Matches</h1>
+        <button type="button" className="btn primary" onClick={autoMatch}>Auto-Match Receipts</button>
+      </div>
+      <Tabs<Tab> label="Match lists" active={tab} onChange={setTab} tabs={[['pending', `Pending (${pending.length})`], ['confirmed', `Confirmed (${confirmed.length})`]]} />
+      {!matches ? <Spinner label="Loading matches..." /> : tab === 'pending' ? (
+        pending.length === 0 ? <div className="card empty" role="status"><p>No matches waiting for review.</p></div> : (
+          <div className="table-scroll">
+            <table className="table dense" aria-label="Pending matches">
+              <thead><tr><th>Receipt</th><th>Transaction</th><th>Dates</th><th>Amounts</th><th>Confidence</th><th>Actions</th></tr></thead>
+              <tbody>
+                {pending.map((m) => (
+                  <tr key={m.id} data-testid={`match-${m.original_filename}`}>
+                    <td>{m.original_filename}<div className="muted">{m.extracted_merchant}</div></td>
+                    <td>{m.description}</td>
+                    <td>{m.extracted_date ?? '—'} / {m.transaction_date}</td>
+                    <td><AmountComparison m={m} /></td>
+                    <td><span className={`badge confidence ${confidenceBadge(m.match_confidence)}`}>{m.match_confidence}%</span><Evidence m={m} /></td>
+                    <td className="actions">
+                      <button type="button" className="btn primary small" disabled={busy === m.id} onClick={() => act(m, 'confirm')} aria-label={`Confirm ${m.original_filename}`}>Confirm</button>
+                      <button type="button" className="btn small" disabled={busy === m.id} onClick={() => act(m, 'reject')} aria-label={`Reject ${m.original_filename}`}>Reject</button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : confirmed.length === 0 ? <div className="card empty" role="status"><p>No confirmed matches yet.</p></div> : (
+        <div className="table-scroll">
+          <table className="table dense" aria-label="Confirmed matches">
+            <thead><tr><th>Receipt</th><th>Transaction</th><th>Date</th><th>Amount</th><th>Confidence</th><th>Actions</th></tr></thead>
+            <tbody>
+              {confirmed.map((m) => (
+                <tr key={m.id} data-testid={`match-${m.original_filename}`}>
+                  <td>{m.original_filename}</td>
+                  <td>{m.description}</td>
+                  <td>{m.transaction_date}</td>
+                  <td className="num">{formatUsd(m.transaction_amount)}</td>
+                  <td><span className={`badge confidence ${confidenceBadge(m.match_confidence)}`}>{m.match_confidence}%</span><Evidence m={m} /></td>
+                  <td className="actions"><button type="button" className="btn danger small" disabled={busy === m.id} onClick={() => act(m, 'remove')} aria-label={`Delete match ${m.original_filename}`}>Delete</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+export default MatchesPage;

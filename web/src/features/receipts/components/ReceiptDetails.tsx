@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../../../lib/api-client';
+import { formatUsd } from '../../../lib/format';
+import { Spinner } from '../../../components/Spinner';
+import { formatFileSize, receiptsApi, type Candidate, type Receipt } from '../api/receipts';
+
+/** The details modal: the file, the fields read (editable), re-reading, and matching by hand. */
+export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: () => void }) {
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [form, setForm] = useState({ date: '', amount: '', merchant: '', description: '' });
+  const [formError, setFormError] = useState<string | null>(null);
+  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let url: string | null = null;
+    let alive = true;
+    receiptsApi.get(id).then((r) => {
+      if (!alive) return;
+      setReceipt(r);
+      setForm({ date: r.extracted_date ?? '', amount: r.extracted_amount === null ? '' : String(r.extracted_amount), merchant: r.extracted_merchant ?? '', description: r.extracted_description ?? '' });
+      return receiptsApi.file(id, r.content_type === 'application/pdf' ? 'thumbnail' : 'view');
+    }).then((blob) => {
+      if (blob && alive) setPreview((url = URL.createObjectURL(blob)));
+    }).catch(() => toast.error('Error loading receipt'));
+    return () => {
+      alive = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [id]);
+
+  useEffect(() => {
+    dialog.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const openInNewTab = async () => {
+    try {
+      const url = URL.createObjectURL(await receiptsApi.file(id, 'view'));
+      window.open(url, '_blank', 'noopener');
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch {
+      toast.error('Error opening receipt');
+    }
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const amount = form.amount.trim() === '' ? null : Number(form.amount);
+    if (amount !== null && !Number.isFinite(amount)) return setFormError('Please enter a valid amount');
+    if (form.date && !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return setFormError('Date must be written YYYY-MM-DD');
+    setFormError(null);
+    try {
+      const r = await receiptsApi.update(id, { extracted_date: form.date || null, extracted_amount: amount, extracted_merchant: form.merchant.trim() || null, extracted_description: form.description.trim() || null });
+      setReceipt(r);
+      toast.success('Receipt updated successfully');
+      onChanged();
+    } catch (err) {
+      setFormError(errorMessage(err, 'Error updating receipt'));
+    }
+  };
+
+  const reread = async () => {
+    try {
+      await receiptsApi.reprocess(id);
+      toast.info('The receipt will be read again');
+      onChanged();
+      onClose();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error reading the receipt again'));
+    }
+  };
+
+  const find = async () => {
+    try {
+      setCandidates((await receiptsApi.findMatches(id)).candidates);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error finding matches'));
+    }
+  };
+
+  const matchTo = async (c: Candidate) => {
+    try {
+      await receiptsApi.matchTo(id, c.transaction_id);
+      toast.success('Match confirmed');
+      onChanged();
+      onClose();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error matching receipt'));
+    }
+  };
+
+  return (
+    <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="modal card" role="dialog" aria-modal="true" aria-labelledby="receipt-title" tabIndex={-1} ref={dialog}>
+        {!receipt ? <Spinner /> : (
+          <>
+            <h2 id="receipt-title">{receipt.original_filename}</h2>
+            <div className="modal-body">
+              <div className="preview">{preview ? <img src={preview} alt={`Receipt ${receipt.original_filename}`} /> : <Spinner label="Loading preview..." />}</div>
+              <div>
+                <dl className="details">
+                  <dt>Status</dt><dd>{receipt.processing_status}{receipt.failure_reason ? `: ${receipt.failure_reason}` : ''}</dd>
+                  <dt>File size</dt><dd>{formatFileSize(receipt.file_size)}</dd>
+                  <dt>Uploaded</dt><dd>{new Date(receipt.upload_date).toLocaleString()}</dd>
+                  <dt>Amount</dt><dd>{formatUsd(receipt.extracted_amount)}</dd>
+                </dl>
+                <form onSubmit={save} aria-label="Correct the fields read" noValidate>
+                  <label className="field"><span className="label">Date</span><input type="date" value={form.date} onChange={(e) => setForm({ ...form, date: e.target.value })} /></label>
+                  <label className="field"><span className="label">Total</span><input type="number" step="0.01" value={form.amount} onChange={(e) => setForm({ ...form, amount: e.target.value })} /></label>
+                  <label className="field"><span className="label">Merchant</span><input value={form.merchant} onChange={(e) => setForm({ ...form, merchant: e.target.value })} /></label>
+                  <label className="field"><span className="label">Description</span><input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} /></label>
+                  {formError && <div className="field-error" role="alert">{formError}</div>}
+                  <button type="submit" className="btn primary">Save corrections</button>
+                </form>
+                {candidates && (
+                  <div className="candidates">
+                    <h3>Possible transactions</h3>
+                    {candidates.length === 0 ? <p className="muted">No transaction comes close.</p> : (
+                      <ul>
+                        {candidates.map((c) => (
+                          <li key={c.transaction_id}>
+                            <span>{c.transaction_date} · {c.description} · {formatUsd(c.transaction_amount)} · <strong>{c.match_confidence}%</strong></span>
+                            <span className="muted"> {c.evidence.reasons.join('; ')}</span>
+                            <button type="button" className="btn small" disabled={c.already_matched} onClick={() => matchTo(c)} aria-label={`Match to ${c.description}`}>{c.already_matched ? 'Matched elsewhere' : 'Match'}</button>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </div>
+                )}
+              </div>
+            </div>
+            <div className="row modal-actions">
+              <button type="button" className="btn" onClick={openInNewTab}>Open in New Tab</button>
+              {receipt.processing_status === 'completed' && receipt.match_count === 0 && <button type="button" className="btn" onClick={find}>Find Matches</button>}
+              {(receipt.processing_status === 'completed' || receipt.processing_status === 'failed') && <button type="button" className="btn" onClick={reread}>Read Again</button>}
+              <button type="button" className="btn primary" onClick={onClose}>Close</button>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
