@@ -144,6 +144,14 @@ if (!chromiumAvailable) {
       await toast('Match confirmed');
       await expect.poll(() => page.getByTestId(`receipt-${picked[1]!.id}.jpg`).textContent()).toContain('Matched');
       await shot(page, '23-receipts-matched');
+
+      // The dashboard shows what is still waiting for review, with a way to it.
+      await page.goto(`${server.url}/dashboard`);
+      await expect.poll(() => page.getByRole('table', { name: 'Pending matches' }).getByRole('row').count()).toBe(picked.length - 2 + 1);
+      expect(await page.getByRole('table', { name: 'Pending matches' }).textContent()).toContain(`${picked[2]!.id}.jpg`);
+      await page.getByRole('button', { name: 'Auto-Match Receipts' }).click();
+      await toast('Auto-matched');
+      await shot(page, '24-dashboard');
     }, 90_000);
   });
 }

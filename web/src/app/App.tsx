@@ -16,6 +16,7 @@ const ImportPage = lazy(() => import('../features/import/routes/ImportPage'));
 const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDataPage'));
 const ReceiptsPage = lazy(() => import('../features/receipts/routes/ReceiptsPage'));
 const MatchesPage = lazy(() => import('../features/matches/routes/MatchesPage'));
+const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
 const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
@@ -34,7 +35,7 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
-      { path: '/dashboard', element: later('Dashboard') },
+      { path: '/dashboard', element: <DashboardPage /> },
       { path: '/transactions', element: <TransactionsPage /> },
       { path: '/receipts', element: <ReceiptsPage /> },
       { path: '/matches', element: <MatchesPage /> },
