@@ -19,5 +19,8 @@ export type * from './ports/blobs';
 export * from './receipts/receipt';
 export * from './receipts/filetype';
 export type * from './receipts/types';
+export { extractReceiptFields } from './receipts/extract';
+export { combineReadings, needsAnotherReading } from './receipts/combine';
+export { merchantSimilarity as receiptMerchantSimilarity, normaliseMerchant } from './receipts/merchant-similarity';
 export * from './matching';
 export * from './matches/matches';

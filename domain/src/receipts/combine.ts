@@ -8,6 +8,8 @@ import { merchantSimilarity } from './merchant-similarity';
 import { clamp01 } from './ocr-text';
 import type { ReceiptFields } from './types';
 
+/** Totals this close agree up to cash rounding (5 sen / 5 cents): 19.99 and 20.00 support each other. */
+const ROUNDING_CENTS = 2;
 /** Merchant readings this similar are the same name read differently. */
 const SAME_MERCHANT = 0.8;
 
@@ -27,7 +29,7 @@ export function combineReadings(readings: readonly ReceiptFields[]): ReceiptFiel
   if (readings.length === 1) return readings[0]!;
   return {
     date: vote(readings.map((r) => r.date), (a, b) => a.value === b.value),
-    total: vote(readings.map((r) => r.total), (a, b) => a.cents === b.cents),
+    total: vote(readings.map((r) => r.total), (a, b) => Math.abs(a.cents - b.cents) <= ROUNDING_CENTS),
     merchant: vote(readings.map((r) => r.merchant), (a, b) => merchantSimilarity(a.value, b.value) >= SAME_MERCHANT),
     tax: vote(readings.map((r) => r.tax), (a, b) => a.cents === b.cents),
     description: vote(readings.map((r) => r.description), (a, b) => a.value.toUpperCase() === b.value.toUpperCase()),
@@ -36,26 +38,26 @@ export function combineReadings(readings: readonly ReceiptFields[]): ReceiptFiel
 
 /**
  * Groups values that `same` says agree (with the group's first value), weighs each group by
- * the sum of its confidences and keeps the first member of the heaviest group. Its confidence
- * grows with agreement and shrinks with dissent.
+ * the sum of its confidences and keeps the most confident member of the heaviest group (the
+ * earliest reading on ties). Its confidence grows with agreement and shrinks with dissent.
  */
 function vote<T extends { confidence: number }>(values: ReadonlyArray<T | null>, same: (a: T, b: T) => boolean): T | null {
-  const groups: Array<{ first: T; order: number; weight: number; best: number; count: number }> = [];
+  const groups: Array<{ first: T; best: T; order: number; weight: number; count: number }> = [];
   values.forEach((v, order) => {
     if (!v) return;
     const g = groups.find((x) => same(x.first, v));
-    if (g) {
-      g.weight += v.confidence;
-      g.best = Math.max(g.best, v.confidence);
-      g.count += 1;
-    } else {
-      groups.push({ first: v, order, weight: v.confidence, best: v.confidence, count: 1 });
+    if (!g) {
+      groups.push({ first: v, best: v, order, weight: v.confidence, count: 1 });
+      return;
     }
+    g.weight += v.confidence;
+    g.count += 1;
+    if (v.confidence > g.best.confidence) g.best = v;
   });
   const ranked = [...groups].sort((a, b) => b.weight - a.weight || a.order - b.order);
   const top = ranked[0];
   if (!top) return null;
   const all = ranked.reduce((sum, g) => sum + g.weight, 0);
-  const confidence = clamp01(top.best * (all > 0 ? 0.6 + 0.4 * (top.weight / all) : 1) + 0.05 * (top.count - 1));
-  return { ...top.first, confidence: Math.round(confidence * 100) / 100 };
+  const confidence = clamp01(top.best.confidence * (all > 0 ? 0.6 + 0.4 * (top.weight / all) : 1) + 0.05 * (top.count - 1));
+  return { ...top.best, confidence: Math.round(confidence * 100) / 100 };
 }

@@ -44,7 +44,7 @@ const OTHER_DATE_LABEL = /\b(EXP|EXPIRY|EXPIRES|VALID|BEST BEFORE|DUE|BIRTH|DOB|
 export function extractDate(lines: readonly ReceiptLine[], options: ExtractOptions = {}): Extracted<string> | null {
   const normalised = lines.map((l) => ({ ...l, text: digitsForm(l.text.toUpperCase()) }));
   const numeric = normalised.flatMap(numericDates);
-  const monthFirst = options.monthFirst ?? numeric.some(provesMonthFirst);
+  const monthFirst = options.monthFirst ?? numeric.some((d) => provesMonthFirst(d) && looksLikeDateLine(lines[d.line]!));
   const candidates: DateCandidate[] = [
     ...numeric.flatMap((d) => readNumeric(d, monthFirst)),
     ...normalised.flatMap(namedDates),
@@ -56,8 +56,7 @@ export function extractDate(lines: readonly ReceiptLine[], options: ExtractOptio
 
 /** Letters OCR prints for digits, fixed only between digits and date separators. */
 function digitsForm(text: string): string {
-  return text.replace(/(?<=[\d/.-])[OQD](?=[\d/.-])|(?<=[\d/.-])[OQD](?=\d)|(?<=\d)[OQD](?=[\d/.-])/g, '0')
-    .replace(/(?<=[\d/.-])[IL|](?=[\d/.-])/g, '1');
+  return text.replace(/(?<=[\d/.-])[OQD](?=[\d/.-])/g, '0').replace(/(?<=[\d/.-])[IL|](?=[\d/.-])/g, '1');
 }
 
 function numericDates(line: ReceiptLine): NumericDate[] {
@@ -69,8 +68,14 @@ function numericDates(line: ReceiptLine): NumericDate[] {
   return out;
 }
 
+/** 12/28/2017 reads only month first: the receipt (or its printer) writes dates the US way. */
 function provesMonthFirst(d: NumericDate): boolean {
   return d.a >= 1 && d.a <= 12 && d.b > 12 && d.b <= 31;
+}
+
+/** A stray code such as "PT 3/16/20" must not flip every date: the proof needs a DATE label or a time. */
+function looksLikeDateLine(line: ReceiptLine): boolean {
+  return DATE_LABEL.test(line.label) || TIME.test(line.text);
 }
 
 function readNumeric(d: NumericDate, monthFirst: boolean): DateCandidate[] {

@@ -86,10 +86,15 @@ describe('extractReceiptFields on whole receipts', () => {
     const text = r([
       'CORNER DELI LLC',
       'Order date 04/05/2024',
-      'Printed 04/15/2024',
+      'Printed 04/15/2024 10:02',
       'TOTAL  $8.75',
     ]);
     expect(extractReceiptFields(text).date?.value).toBe('2024-04-05');
+  });
+
+  it('is not swayed by a month-first-looking code without a date label or time', () => {
+    const text = r(['KEDAI RUNCIT AH SENG', 'PART NO 3/16/20', 'Date: 04/05/2024', 'TOTAL 8.75']);
+    expect(extractReceiptFields(text).date?.value).toBe('2024-05-04');
   });
 
   it('reads ambiguous dates day first by default, month first when told', () => {
@@ -183,6 +188,23 @@ describe('total', () => {
     expect(total(['ITEM 1,000.00', 'GST 7.50', 'TOTAL 1,007.50'])).toBe(100750);
   });
 
+  it('reads a bare amount under the rounding line as the rounded total', () => {
+    expect(total(['TOTAL ANT 60.31', 'ROUNDING ADJ -0.01', 'RH 60.30', 'CASH 70.30', 'CHANGE 10.00'])).toBe(6030);
+  });
+
+  it('reads "total with GST" as the total and "total excl. GST" as a base', () => {
+    expect(total(['Item 3 Total with GST @ 6% 41.48', 'Master 41.48'])).toBe(4148);
+    expect(total(['Subtotal 148.00', 'Total Exel. of GST 139.62', 'Total Incl. of GST 148.00', 'Payment 148.00', 'Change Due 0.00'])).toBe(14800);
+  });
+
+  it('prefers the figure that adds up: base + tax + rounding', () => {
+    expect(total(['2 NOODLE @7.00 14.00', 'GST 6% 0.84', 'ROUNDING ADJ 0.01', 'NET TOTAL 14.85', 'Cash 14.65', 'CHANGE 0.00'])).toBe(1485);
+  });
+
+  it('does not borrow the next line for a label whose own amount was garbled', () => {
+    expect(total(['Subtotal 15.67', 'Total: 17.22', 'CASH zt .00', '15.67', 'Change Due 2.80'])).toBe(1722);
+  });
+
   it('uses the largest amount when nothing is labelled', () => {
     expect(total(['Coffee 3.50', 'Cake 4.20', '7.70'])).toBe(770);
   });
@@ -213,6 +235,10 @@ describe('date', () => {
   it('prefers the date next to a DATE label over other dates', () => {
     const text = r(['SHOP', 'Member since 01/02/2015', 'Date: 23/09/2017 11:00', 'TOTAL 5.00', 'Valid until 31/12/2017']);
     expect(extractReceiptFields(text).date?.value).toBe('2017-09-23');
+  });
+
+  it('does not read product names as months', () => {
+    expect(extractReceiptFields(r(['SHOP', '1 MARLBORO 20', '2 MAYBANK 16', 'TOTAL 5.00'])).date).toBeNull();
   });
 
   it('ignores impossible dates', () => {
@@ -248,6 +274,10 @@ describe('merchant', () => {
 
   it('skips a handwritten lower-case note above the name', () => {
     expect(merchant(['ali bin abu', 'SUN MOON STATIONERY', '12, Jalan Pasar', 'TOTAL 5.00'])).toBe('SUN MOON STATIONERY');
+  });
+
+  it('drops a WELCOME TO lead-in', () => {
+    expect(merchant(['WELCOME TO HAPPY MART', '12 Main Road', 'TOTAL 5.00'])).toBe('HAPPY MART');
   });
 
   it('skips a town line inside the address block', () => {

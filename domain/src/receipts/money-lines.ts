@@ -5,7 +5,7 @@
  */
 import { findAmounts, withoutAmounts } from './amounts';
 import type { AmountToken } from './amounts';
-import { hasPhrase, labelForm, labelWords } from './ocr-text';
+import { fuzzyWord, hasPhrase, labelForm, labelWords } from './ocr-text';
 import type { ReceiptLine } from './ocr-text';
 
 export type LabelKind =
@@ -22,7 +22,8 @@ export interface MoneyLine {
 /**
  * Label phrases by meaning, checked in this order (the first match wins), each word fuzzy
  * (one OCR slip allowed from five letters). Order matters: "TOTAL ROUNDED" is final before
- * "ROUNDED" is rounding, "SUB TOTAL" is a subtotal before "TOTAL" is a total.
+ * "ROUNDED" is rounding, "SUB TOTAL" is a subtotal before "TOTAL" is a total, and "TOTAL
+ * SALES (EXCLUDING GST)" is excluding before "TOTAL SALES" is final.
  */
 const RULES: ReadonlyArray<readonly [LabelKind, readonly string[]]> = [
   ['count', ['TOTAL QTY', 'TOTAL QUANTITY', 'TOTAL ITEMS', 'TOTAL ITEM', 'NO OF ITEMS', 'ITEM COUNT', 'QTY', 'QUANTITY',
@@ -33,7 +34,7 @@ const RULES: ReadonlyArray<readonly [LabelKind, readonly string[]]> = [
   ['final', ['GRAND TOTAL', 'NETT TOTAL', 'NET TOTAL', 'TOTAL ROUNDED', 'ROUNDED TOTAL', 'TOTAL ROUND', 'AMOUNT DUE',
     'AMT DUE', 'BALANCE DUE', 'TOTAL DUE', 'TOTAL PAYABLE', 'AMOUNT PAYABLE', 'TOTAL INCL', 'TOTAL INCLUSIVE',
     'TOTAL AMOUNT', 'TOTAL AMT', 'TOTAL SALES', 'TOTAL RM', 'TOTAL MYR',
-    'TOTAL TO PAY', 'TO PAY', 'PAYMENT DUE', 'JUMLAH', 'TOTAL TTC', 'GESAMT', 'SUMME', 'TOTALE', 'NETT', 'TOTAL SALE',
+    'TOTAL TO PAY', 'TO PAY', 'PAYMENT DUE', 'JUMLAH', 'TOTAL TTC', 'GESAMT', 'SUMME', 'NETT', 'TOTAL SALE',
     'TOTAL BILL', 'BILL TOTAL', 'AMOUNT TOTAL']],
   ['rounding', ['ROUNDING', 'ROUNDED', 'ROUND', 'ROUNDING ADJ', 'ADJUSTMENT', 'ADJ', 'RND']],
   ['change', ['CHANGE', 'CHANGE DUE', 'BALANCE', 'KEMBALI', 'BAKI', 'CHG DUE']],
@@ -44,40 +45,67 @@ const RULES: ReadonlyArray<readonly [LabelKind, readonly string[]]> = [
   ['total', ['TOTAL', 'TTL', 'AMOUNT', 'AMT']],
 ];
 
-/**
- * Names what a label (amounts already removed) stands for. Exact words are tried before
- * fuzzy ones so that CHARGE is not read as CHANGE, nor CASH as CARD.
- */
+/** Every keyword of the rules: a word that is one of them is never read as another (CHARGE is not CHANGE). */
+const VOCABULARY = new Set(RULES.flatMap(([, phrases]) => phrases.flatMap((p) => [...p.split(' '), p.replace(/ /g, '')])));
+const TAX_WORDS = new Set(['GST', 'SST', 'VAT', 'TAX']);
+
+const labelMatch = (word: string, keyword: string): boolean =>
+  word === keyword || (!VOCABULARY.has(word) && fuzzyWord(word, keyword));
+
+/** Names what a label (amounts already removed) stands for. */
 export function classifyLabel(words: readonly string[]): LabelKind {
-  for (const fuzzy of [false, true]) {
-    for (const [kind, phrases] of RULES) {
-      if (phrases.some((p) => hasPhrase(words, p, fuzzy))) return kind;
-    }
+  for (const [kind, phrases] of RULES) {
+    // "Total Excl. of GST" read as "Exel." still excludes the tax.
+    if (kind === 'final' && isTotalWithTax(words)) return words.some((w) => w.startsWith('EX')) ? 'excluding' : 'final';
+    if (phrases.some((p) => hasPhrase(words, p, labelMatch))) return kind;
   }
   return 'none';
 }
 
+/**
+ * "Total with GST @ 6%", "Total Incl. of GST": a total that names the tax it includes. The
+ * tax amount itself reads "TOTAL GST" or "GST TOTAL", with the tax word next to TOTAL.
+ */
+function isTotalWithTax(words: readonly string[]): boolean {
+  const total = words.findIndex((w) => labelMatch(w, 'TOTAL'));
+  const tax = words.findIndex((w) => TAX_WORDS.has(w));
+  return total >= 0 && tax > total + 1;
+}
+
 export function moneyLines(lines: readonly ReceiptLine[]): MoneyLine[] {
-  return lines.map((line) => {
+  const out = lines.map((line): MoneyLine => {
     const amounts = findAmounts(line.text);
     const words = labelWords(labelForm(withoutAmounts(line.text, amounts)));
     return { line, amounts, kind: classifyLabel(words), words };
   });
+  out.forEach((ml, i) => {
+    if (i > 0 && out[i - 1]!.kind === 'rounding' && isBareAmount(ml) && ml.amounts[0]!.cents > 0) ml.kind = 'final';
+  });
+  return out;
+}
+
+/**
+ * "ROUNDING ADJ -0.01" then "RM 60.30" alone: the bare amount under a rounding adjustment is
+ * the rounded total, printed without a label.
+ */
+function isBareAmount(ml: MoneyLine): boolean {
+  return ml.kind === 'none' && ml.amounts.length === 1 && ml.words.every((w) => w.length <= 2);
 }
 
 /**
  * The amount a label points at: the rightmost amount on its line, or, for a label alone on
- * its line, the first amount on the next two lines when those carry no label of their own.
+ * its line, a bare amount on one of the next two lines ("Total:" / "12.50"). A label line
+ * with digits but no readable amount lost its amount to OCR, so nothing below is borrowed.
  */
 export function labelledAmount(all: readonly MoneyLine[], at: number): { amount: AmountToken; line: number } | null {
   const own = all[at]!;
   const last = own.amounts[own.amounts.length - 1];
   if (last) return { amount: last, line: at };
+  if (/\d/.test(own.line.text)) return null;
   for (let k = at + 1; k <= at + 2 && k < all.length; k++) {
     const next = all[k]!;
-    if (next.kind !== 'none') return null;
-    const first = next.amounts[0];
-    if (first) return { amount: first, line: k };
+    if (isBareAmount(next)) return { amount: next.amounts[0]!, line: k };
+    if (next.kind !== 'none' || next.amounts.length > 0) return null;
   }
   return null;
 }

@@ -64,20 +64,23 @@ export function fuzzyWord(word: string, keyword: string): boolean {
   return levenshtein(word, keyword) <= (keyword.length >= 10 ? 2 : 1);
 }
 
+export type WordMatch = (word: string, keyword: string) => boolean;
+
+export const exactWord: WordMatch = (word, keyword) => word === keyword;
+
 /**
- * Whether the words contain `phrase` (space-separated keywords) as consecutive words, exactly
- * or, with `fuzzy`, give or take an OCR slip per word.
+ * Whether the words contain `phrase` (space-separated keywords) as consecutive words, each
+ * compared with `match` (fuzzy by default).
  */
-export function hasPhrase(words: readonly string[], phrase: string, fuzzy = true): boolean {
-  const same = fuzzy ? fuzzyWord : (w: string, k: string): boolean => w === k;
+export function hasPhrase(words: readonly string[], phrase: string, match: WordMatch = fuzzyWord): boolean {
   const parts = phrase.split(' ');
   for (let i = 0; i + parts.length <= words.length; i++) {
-    if (parts.every((p, k) => same(words[i + k]!, p))) return true;
+    if (parts.every((p, k) => match(words[i + k]!, p))) return true;
   }
   // OCR glues and splits labels ("SUBTOTAL" / "SUB TOTAL", "AMTDUE"): compare joined forms too.
   if (parts.length > 1) {
     const joined = parts.join('');
-    return words.some((w, i) => same(w, joined) || (i + 1 < words.length && same(w + words[i + 1]!, joined)));
+    return words.some((w, i) => match(w, joined) || (i + 1 < words.length && match(w + words[i + 1]!, joined)));
   }
   return false;
 }

@@ -6,7 +6,7 @@
  */
 import { labelledAmount } from './money-lines';
 import type { MoneyLine } from './money-lines';
-import { clamp01, hasPhrase } from './ocr-text';
+import { clamp01, exactWord, hasPhrase } from './ocr-text';
 import type { ExtractedMoney } from './types';
 
 const TAX_WORDS = ['GST', 'SST', 'VAT', 'TAX', 'MWST', 'TVA', 'IVA', 'PPN'];
@@ -23,12 +23,12 @@ export function extractTax(all: readonly MoneyLine[], totalCents: number | undef
   const candidates: TaxCandidate[] = [];
   all.forEach((ml, at) => {
     if (ml.kind !== 'tax' || !TAX_WORDS.some((w) => ml.words.includes(w))) return;
-    if (NOT_TAX.some((w) => hasPhrase(ml.words, w, false))) return;
+    if (NOT_TAX.some((w) => hasPhrase(ml.words, w, exactWord))) return;
     const amount = labelledAmount(all, at)?.amount;
     if (!amount || amount.cents <= 0) return;
     if (totalCents !== undefined && amount.cents > totalCents * MAX_TAX_SHARE) return;
     const rateShown = /%|@/.test(ml.line.text);
-    const score = (rateShown ? 2 : 1) + (hasPhrase(ml.words, 'TOTAL', false) ? 1 : 0) - (amount.repaired ? 1 : 0);
+    const score = (rateShown ? 2 : 1) + (hasPhrase(ml.words, 'TOTAL', exactWord) ? 1 : 0) - (amount.repaired ? 1 : 0);
     candidates.push({ cents: amount.cents, score });
   });
   const best = candidates.sort((a, b) => b.score - a.score)[0];

@@ -10,7 +10,7 @@ import type { LabelKind, MoneyLine } from './money-lines';
 import { clamp01 } from './ocr-text';
 import type { ExtractedMoney } from './types';
 
-interface TotalCandidate {
+export interface TotalCandidate {
   cents: number;
   score: number;
   line: number;
@@ -26,12 +26,22 @@ const LABEL_SCORE: Partial<Record<LabelKind, number>> = {
 const MAX_ROUNDING_CENTS = 50;
 
 export function extractTotal(all: readonly MoneyLine[]): ExtractedMoney | null {
+  const ranked = rankTotals(all);
+  return ranked.length === 0 ? null : pickTotal(ranked);
+}
+
+/** Every total candidate with its score, best first (one per amount); exported for diagnostics. */
+export function rankTotals(all: readonly MoneyLine[]): TotalCandidate[] {
   const candidates = labelledCandidates(all);
   const paid = cashMinusChange(all);
   candidates.push(...roundedCandidates(all, candidates, paid?.cents), ...(paid ? [paid] : []));
-  if (candidates.length === 0) return null;
   corroborate(candidates, all);
-  return pickTotal(candidates);
+  const best = new Map<number, TotalCandidate>();
+  for (const c of candidates) {
+    const seen = best.get(c.cents);
+    if (!seen || c.score > seen.score) best.set(c.cents, c);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score || b.line - a.line);
 }
 
 function labelledCandidates(all: readonly MoneyLine[]): TotalCandidate[] {
@@ -80,52 +90,106 @@ function cashMinusChange(all: readonly MoneyLine[]): TotalCandidate | undefined 
   const changeAt = all.findIndex((ml, i) => i > cashAt && ml.kind === 'change');
   const cash = labelledAmount(all, cashAt)?.amount;
   const change = changeAt < 0 ? undefined : labelledAmount(all, changeAt)?.amount;
-  if (!cash || !change || change.cents <= 0 || change.cents >= cash.cents) return undefined;
-  return { cents: cash.cents - change.cents, score: 7, line: cashAt, kind: 'derived', repaired: cash.repaired || change.repaired };
+  if (!cash || !change || change.cents < 0 || change.cents >= cash.cents) return undefined;
+  // CHANGE 0.00 means the exact amount was handed over: one printed figure, not two that agree.
+  const score = change.cents === 0 ? 4 : 7;
+  return { cents: cash.cents - change.cents, score, line: cashAt, kind: 'derived', repaired: cash.repaired || change.repaired };
 }
 
-/**
- * The same figure printed on other lines (card slip, summary table, cash-minus-change)
- * supports a candidate; a "total" far below the subtotal was probably misread.
- */
-function corroborate(candidates: TotalCandidate[], all: readonly MoneyLine[]): void {
+/** What the whole receipt says about its total, computed once for all candidates. */
+interface ReceiptFacts {
+  /** How often each amount is printed (rounding, quantity and change lines left out). */
+  printed: Map<number, number>;
+  /** Amounts the receipt's arithmetic produced (rounded totals, cash minus change). */
+  derived: Set<number>;
+  /** Printed amounts that equal an earlier amount plus the tax and/or rounding printed between. */
+  checksOut: Set<number>;
+  subtotal: number;
+  largest: number;
+  /** Cash handed over when change came back: nothing paid can exceed it. */
+  tendered: number | undefined;
+  lastFinal: number;
+  /** A GRAND/NETT TOTAL line is there but its amount could not be read. */
+  finalLost: boolean;
+}
+
+function receiptFacts(candidates: readonly TotalCandidate[], all: readonly MoneyLine[]): ReceiptFacts {
   const printed = new Map<number, number>();
   for (const ml of all) {
     if (ml.kind === 'rounding' || ml.kind === 'count' || ml.kind === 'change') continue;
     for (const a of ml.amounts) printed.set(a.cents, (printed.get(a.cents) ?? 0) + 1);
   }
-  const derived = new Set(candidates.filter((c) => c.kind === 'derived').map((c) => c.cents));
-  const subtotal = Math.max(0, ...candidates.filter((c) => c.kind === 'subtotal').map((c) => c.cents));
-  const largest = Math.max(...candidates.filter((c) => c.kind !== 'payment').map((c) => c.cents));
-  const tendered = tenderedWithChange(all);
-  const lastFinal = all.findLastIndex((ml) => ml.kind === 'final');
-  const finalLost = lastFinal >= 0 && labelledAmount(all, lastFinal) === null;
-  for (const c of candidates) {
-    c.score += 0.7 * Math.min(3, Math.max(0, (printed.get(c.cents) ?? 0) - (c.kind === 'derived' ? 0 : 1)));
-    if (derived.has(c.cents) && c.kind !== 'derived') c.score += 2;
-    if (subtotal > 0 && c.cents < subtotal * 0.5) c.score -= 3;
-    if (c.kind === 'none' && c.cents === largest) c.score += 1;
-    if (tendered !== undefined && c.cents > tendered) c.score -= 4;
-    // A plain TOTAL above a GRAND/NETT TOTAL line is an intermediate figure.
-    if ((c.kind === 'total' || c.kind === 'subtotal') && c.line < lastFinal) c.score -= 1.5;
-    // The final line is there but its amount was lost: what was paid is the best evidence left.
-    if (finalLost && c.kind === 'derived' && c.line > lastFinal) c.score += 2;
-  }
-}
-
-/** Cash handed over when change was given back: nothing paid can exceed it. */
-function tenderedWithChange(all: readonly MoneyLine[]): number | undefined {
   const paid = cashMinusChange(all);
-  return paid ? paid.cents + Math.max(0, ...all.filter((ml) => ml.kind === 'change').flatMap((ml) => ml.amounts.map((a) => a.cents))) : undefined;
+  const change = Math.max(0, ...all.filter((ml) => ml.kind === 'change').flatMap((ml) => ml.amounts.map((a) => a.cents)));
+  const lastFinal = all.findLastIndex((ml) => ml.kind === 'final');
+  return {
+    printed,
+    derived: new Set(candidates.filter((c) => c.kind === 'derived').map((c) => c.cents)),
+    checksOut: sumsThatCheckOut(all),
+    subtotal: Math.max(0, ...candidates.filter((c) => c.kind === 'subtotal').map((c) => c.cents)),
+    largest: Math.max(...candidates.filter((c) => c.kind !== 'payment').map((c) => c.cents)),
+    // Only when change came back: with none, a misread cash figure would veto the total.
+    tendered: paid && change > 0 ? paid.cents + change : undefined,
+    lastFinal,
+    finalLost: lastFinal >= 0 && labelledAmount(all, lastFinal) === null,
+  };
 }
 
-function pickTotal(candidates: TotalCandidate[]): ExtractedMoney {
-  const best = new Map<number, TotalCandidate>();
-  for (const c of candidates) {
-    const seen = best.get(c.cents);
-    if (!seen || c.score > seen.score) best.set(c.cents, c);
-  }
-  const ranked = [...best.values()].sort((a, b) => b.score - a.score || b.line - a.line);
+const BASE_KINDS = new Set<LabelKind>(['subtotal', 'total', 'excluding', 'none']);
+
+/**
+ * "14.00 / GST 6% 0.84 / ROUNDING 0.01 / NET TOTAL 14.85": an amount that equals an earlier
+ * amount plus the tax and rounding printed in between is the receipt adding up. A lost minus
+ * sign on the rounding is tolerated.
+ */
+function sumsThatCheckOut(all: readonly MoneyLine[]): Set<number> {
+  const out = new Set<number>();
+  all.forEach((ml, at) => {
+    if (!BASE_KINDS.has(ml.kind)) return;
+    for (const base of ml.amounts.filter((a) => a.cents > 0)) {
+      let taxes = 0;
+      let rounding = 0;
+      for (const later of all.slice(at + 1)) {
+        const amount = later.amounts[later.amounts.length - 1]?.cents;
+        if (amount === undefined) continue;
+        if (later.kind === 'tax' && taxes === 0 && amount > 0 && amount < base.cents) taxes = amount;
+        else if (later.kind === 'rounding' && rounding === 0 && Math.abs(amount) <= MAX_ROUNDING_CENTS) rounding = amount;
+        else if (taxes !== 0 || rounding !== 0) {
+          const sums = [base.cents + taxes + rounding, base.cents + taxes - rounding];
+          for (const a of later.amounts) if (sums.includes(a.cents)) out.add(a.cents);
+        }
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * The same figure printed on other lines (card slip, summary table) or produced by the
+ * receipt's arithmetic supports a candidate; figures that contradict it lose.
+ */
+function corroborate(candidates: TotalCandidate[], all: readonly MoneyLine[]): void {
+  const facts = receiptFacts(candidates, all);
+  for (const c of candidates) c.score += evidence(c, facts);
+}
+
+function evidence(c: TotalCandidate, facts: ReceiptFacts): number {
+  const repeats = (facts.printed.get(c.cents) ?? 0) - (c.kind === 'derived' ? 0 : 1);
+  let score = 0.7 * Math.min(3, Math.max(0, repeats));
+  if (facts.derived.has(c.cents) && c.kind !== 'derived') score += 2;
+  if (facts.checksOut.has(c.cents)) score += 1.5;
+  // A "total" far below the subtotal was misread.
+  if (facts.subtotal > 0 && c.cents < facts.subtotal * 0.5) score -= 3;
+  if (c.kind === 'none' && c.cents === facts.largest) score += 1;
+  if (facts.tendered !== undefined && c.cents > facts.tendered) score -= 4;
+  // A plain TOTAL above a GRAND/NETT TOTAL line is an intermediate figure.
+  if ((c.kind === 'total' || c.kind === 'subtotal') && c.line < facts.lastFinal) score -= 1.5;
+  // The final line is there but its amount was lost: what was paid is the best evidence left.
+  if (facts.finalLost && c.kind === 'derived' && c.line > facts.lastFinal) score += 2;
+  return score;
+}
+
+function pickTotal(ranked: readonly TotalCandidate[]): ExtractedMoney {
   const top = ranked[0]!;
   const margin = ranked[1] ? top.score - ranked[1].score : 4;
   const confidence = clamp01(0.25 + 0.05 * top.score + 0.06 * Math.min(margin, 4)) * (top.repaired ? 0.8 : 1);

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { receiptFileError } from '@paperlink/domain';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
@@ -42,7 +43,10 @@ export async function renderPdfPages(bytes: Uint8Array, options: RenderOptions =
   });
 }
 
-/** pdfjs takes ownership of (detaches) the buffer it is given, so it always gets a copy. */
+/**
+ * pdfjs takes ownership of (detaches) the buffer it is given, so it always gets a copy. A PDF
+ * it cannot open (damaged, password-protected) is the uploader's problem: a 400, not a crash.
+ */
 async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
   const task = getDocument({
     data: new Uint8Array(bytes),
@@ -54,7 +58,11 @@ async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) =
     isEvalSupported: false,
     verbosity: 0,
   });
-  const doc = await task.promise;
+  const doc = await task.promise.catch(async (error: unknown) => {
+    await task.destroy();
+    const why = error instanceof Error && error.name === 'PasswordException' ? 'it is password-protected' : 'it is damaged';
+    throw receiptFileError('corrupt', `The PDF could not be opened: ${why}.`);
+  });
   try {
     return await use(doc);
   } finally {

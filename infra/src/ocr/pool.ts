@@ -15,11 +15,11 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createScheduler, createWorker } from 'tesseract.js';
 import type { Page, Scheduler, Worker } from 'tesseract.js';
-import type { OcrEngine, OcrResult, OcrWord } from '@paperlink/domain/src/receipts/index';
+import type { OcrEngine, OcrResult, OcrWord } from '@paperlink/domain';
 
 /**
  * `best_int` is the LSTM-only model (2.9 MB, what OEM 1 needs); `full` also carries the legacy
- * engine's data (10.9 MB) and was no more accurate on our receipts, only slower to load.
+ * engine's data (10.9 MB) and read the dev receipts exactly as well, 20-25 % slower.
  */
 export type OcrModel = 'best_int' | 'full';
 
@@ -39,7 +39,11 @@ export interface OcrPool extends OcrEngine {
   start(): Promise<void>;
 }
 
-/** Page segmentation "single uniform block": receipts are one column; auto (3) split label and amount columns apart. */
+/**
+ * Page segmentation "single uniform block". Receipts are one column; automatic layout (3)
+ * splits labels from their amounts into separate blocks. On the dev set, with the same
+ * extraction: totals 34 of 40 with 6 against 29 with 3 (and 29 with "single column", 4).
+ */
 const PSM_SINGLE_BLOCK = '6';
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 

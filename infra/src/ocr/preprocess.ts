@@ -17,13 +17,19 @@ import sharp from 'sharp';
 export type OcrVariant = 'plain' | 'ink' | 'contrast';
 
 const MAX_WIDTH = 2400;
+/** Decode what can be decoded: a receipt with a damaged stripe is still worth reading. */
+const LENIENT = { failOn: 'none' } as const;
 
-export async function prepareImage(image: Uint8Array, variant: OcrVariant): Promise<Buffer> {
+/**
+ * The image for one OCR reading. `reencode` forces the plain image through sharp, which fills
+ * damaged JPEG scan data with grey where tesseract's decoder gives up on the whole file.
+ */
+export async function prepareImage(image: Uint8Array, variant: OcrVariant, reencode = false): Promise<Buffer> {
   const input = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-  const meta = await sharp(input).metadata();
-  const needsPlainWork = (meta.orientation ?? 1) !== 1 || meta.hasAlpha || (meta.width ?? 0) > MAX_WIDTH;
+  const meta = await sharp(input, LENIENT).metadata();
+  const needsPlainWork = reencode || (meta.orientation ?? 1) !== 1 || meta.hasAlpha || (meta.width ?? 0) > MAX_WIDTH;
   if (variant === 'plain' && !needsPlainWork) return input;
-  let pipeline = sharp(input).rotate().flatten({ background: '#ffffff' });
+  let pipeline = sharp(input, LENIENT).rotate().flatten({ background: '#ffffff' });
   if ((meta.width ?? 0) > MAX_WIDTH) pipeline = pipeline.resize({ width: MAX_WIDTH, withoutEnlargement: true });
   if (variant === 'plain') return pipeline.png({ compressionLevel: 1 }).toBuffer();
   // Greyscale first as its own step: sharp orders the operations of one pipeline itself.

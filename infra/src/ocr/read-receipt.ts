@@ -4,8 +4,8 @@
  * extracts the fields. When the first OCR reading leaves the total or date missing or unsure,
  * two more readings of differently prepared images are voted on (see combine.ts).
  */
-import { combineReadings, extractReceiptFields, needsAnotherReading, sniffFile } from '@paperlink/domain/src/receipts/index';
-import type { ExtractOptions, OcrEngine, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain/src/receipts/index';
+import { combineReadings, extractReceiptFields, needsAnotherReading, receiptFileError, sniffFile } from '@paperlink/domain';
+import type { ExtractOptions, OcrEngine, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
 import { pdfText, renderPdfPages } from './pdf';
 import { prepareImage } from './preprocess';
 import type { OcrVariant } from './preprocess';
@@ -75,8 +75,32 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrEngine, options
 /** One reading of every page, the pages' text joined in order. */
 async function readVariant(images: readonly Uint8Array[], ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { words: OcrWord[] }> {
   const results: OcrResult[] = [];
-  for (const image of images) results.push(await ocr.recognize(await prepareImage(image, variant)));
+  for (const image of images) results.push(await recognizeImage(image, ocr, variant));
   const words = results.flatMap((r) => r.words ?? []);
   const confidence = results.length ? results.reduce((sum, r) => sum + r.confidence, 0) / results.length : 0;
   return { text: results.map((r) => r.text).join('\n'), confidence, words };
+}
+
+/**
+ * Tesseract refuses a JPEG with damaged scan data outright; sharp decodes what it can, so the
+ * plain reading is retried through sharp before the file is called corrupt.
+ */
+async function recognizeImage(image: Uint8Array, ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult> {
+  const prepared = await prepareImage(image, variant).catch(() => {
+    throw receiptFileError('corrupt', 'The image could not be decoded.');
+  });
+  try {
+    return await ocr.recognize(prepared);
+  } catch (error) {
+    if (variant !== 'plain') throw asError(error);
+    const decoded = await prepareImage(image, variant, true).catch(() => {
+      throw receiptFileError('corrupt', 'The image could not be decoded.');
+    });
+    return ocr.recognize(decoded).catch((again: unknown) => { throw asError(again); });
+  }
+}
+
+/** tesseract.js rejects with plain strings; callers and logs want Errors. */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(`OCR failed: ${String(error)}`);
 }
