@@ -200,6 +200,25 @@ describe('receipts API', () => {
     expect(await settled(ada, id)).toMatchObject({ processing_status: 'completed', failure_reason: null, extracted_amount: l.total });
   }, 30_000);
 
+  it('accepts a PDF without any text, and ends it in failed with the reason, keeping the file', async () => {
+    const PDFDocument = (await import('pdfkit')).default;
+    const doc = new PDFDocument({ size: 'A6' });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    const done = new Promise<void>((r) => doc.on('end', () => r()));
+    doc.rect(20, 20, 40, 40).stroke();
+    doc.end();
+    await done;
+    const up = await upload(ada, Buffer.concat(chunks), 'blank.pdf');
+    expect(up.status).toBe(201);
+    expect(up.body.receipt.content_type).toBe('application/pdf');
+    const r = await settled(ada, up.body.receipt.id);
+    expect(r).toMatchObject({ processing_status: 'failed', failure_reason: 'No text was found in this file. Check that it is a receipt, or upload a clearer scan.' });
+    const view = await api.http.get(`/api/receipts/${up.body.receipt.id}/view`).set(ada.headers());
+    expect(view.headers['content-type']).toBe('application/pdf');
+    await api.http.delete(`/api/receipts/${up.body.receipt.id}`).set(ada.headers()).expect(200);
+  });
+
   it('filters, sorts and pages receipts (20 a page by default)', async () => {
     const all = (await api.http.get('/api/receipts').query({ limit: 100 }).set(ada.headers())).body.receipts as Array<{ id: string; extracted_amount: number | null; processing_status: string }>;
     const asc = (await api.http.get('/api/receipts').query({ sortBy: 'extracted_amount', sortOrder: 'asc' }).set(ada.headers())).body.receipts as typeof all;

@@ -23,6 +23,8 @@ export interface OcrPayload {
   sha256: string;
 }
 
+export const NO_TEXT = 'No text was found in this file. Check that it is a receipt, or upload a clearer scan.';
+
 /** Raw text kept in the event, at most this long. */
 const MAX_TEXT = 20_000;
 
@@ -71,6 +73,13 @@ export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader:
       const bytes = sha256 ? await deps.blobs.get(sha256) : null;
       if (!bytes) throw new Error('The receipt file is missing from storage');
       const r = await deps.reader.read(bytes);
+      if (r.text.trim() === '') {
+        // Nothing to read is an answer, not a fault: no retries, the person sees why at once.
+        await bus.run(ctxFor(job, 'failed'), () =>
+          planReceipt(bus, receiptId, job.companyId, () => ({ type: 'RecordReadFailure', run, reason: NO_TEXT, attempts: job.attempt }), () => ({})),
+        );
+        return;
+      }
       await bus.run(ctxFor(job, 'read'), () =>
         planReceipt(bus, receiptId, job.companyId, () => ({
           type: 'RecordRead',
