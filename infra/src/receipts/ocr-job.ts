@@ -1,4 +1,4 @@
-import type { BlobStore, Job, JobHandler, ReceiptData, ReceiptEvent, RecordedEvent, RequestContext } from '@paperlink/domain';
+import { receiptDecider, type BlobStore, type Job, type JobHandler, type ReceiptData, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
 import { planReceipt, type CommandBus } from '@paperlink/command-api';
 
 export const OCR_JOB = 'receipt.ocr';
@@ -68,6 +68,9 @@ export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader:
   return {
     async run(job) {
       const { receiptId, run } = job.payload;
+      // A replayed job whose run is already settled (or superseded, or whose receipt is gone) has nothing to do.
+      const { state } = await bus.load(`receipt-${receiptId}`, receiptDecider);
+      if (!state.exists || state.deleted || state.run !== run || state.status === 'completed' || state.status === 'failed') return;
       await bus.run(ctxFor(job, 'start'), () => planReceipt(bus, receiptId, job.companyId, () => ({ type: 'StartProcessing', run, attempt: job.attempt }), () => ({})));
       const sha256 = await shaOf(job);
       const bytes = sha256 ? await deps.blobs.get(sha256) : null;

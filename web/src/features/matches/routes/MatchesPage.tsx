@@ -88,7 +88,7 @@ export function MatchesPage() {
                   <tr key={m.id} data-testid={`match-${m.original_filename}`}>
                     <td>{m.original_filename}<div className="muted">{m.extracted_merchant}</div></td>
                     <td>{m.description}</td>
-                    <td>{m.extracted_date ?? '—'} / {m.transaction_date}</td>
+                    <td className="nowrap">{m.extracted_date ?? '—'} / {m.transaction_date}</td>
                     <td><AmountComparison m={m} /></td>
                     <td><span className={`badge confidence ${confidenceBadge(m.match_confidence)}`}>{m.match_confidence}%</span><Evidence m={m} /></td>
                     <td className="actions">

@@ -217,8 +217,8 @@ export function ReceiptsPage() {
               {data.rows.map((r) => (
                 <tr key={r.id} data-testid={`receipt-${r.original_filename}`}>
                   <td>{r.original_filename}{r.duplicate_of && <span className="badge warning" title="The same file was uploaded before"> duplicate</span>}</td>
-                  <td>{new Date(r.upload_date).toLocaleDateString()}</td>
-                  <td>{r.extracted_date ?? ''}</td>
+                  <td className="nowrap">{new Date(r.upload_date).toLocaleDateString()}</td>
+                  <td className="nowrap">{r.extracted_date ?? ''}</td>
                   <td className="num">{formatUsd(r.extracted_amount)}</td>
                   <td>{r.extracted_merchant ?? ''}</td>
                   <td>{r.extracted_description ?? ''}</td>
