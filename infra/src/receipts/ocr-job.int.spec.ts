@@ -29,7 +29,7 @@ async function setup() {
   await bus.run(ctx, () => planReceipt(bus, 'rc1', 'c1', () => ({ type: 'UploadReceipt', data: { receiptId: 'rc1', companyId: 'c1', userId: 'u1', originalName: 'a.jpg', contentType: 'image/jpeg', size: bytes.length, sha256, kind: 'jpeg', duplicateOf: null, via: 'multipart' } }), () => ({})));
   const handler = ocrJobHandler({ bus, blobs, reader });
   const job = { id: 'ocr-rc1-0', type: OCR_JOB, companyId: 'c1', payload: { receiptId: 'rc1', run: 0, sha256 }, causationId: 'e', correlationId: 'r1', attempt: 1 };
-  return { events, handler, job, calls: () => calls };
+  return { events, bus, ctx, handler, job, calls: () => calls };
 }
 
 describe('OCR job', () => {
@@ -44,10 +44,13 @@ describe('OCR job', () => {
   });
 
   it('ignores a stale run and a receipt deleted meanwhile', async () => {
-    const { events, handler, job, calls } = await setup();
+    const { events, bus, ctx, handler, job, calls } = await setup();
     await handler.run({ ...job, payload: { ...job.payload, run: 3 } });
     expect(calls()).toBe(0);
-    expect((await events.readStream('receipt-rc1')).map((e) => e.type)).toEqual(['ReceiptUploaded']);
+    await bus.run({ ...ctx, requestId: 'r2' }, () => planReceipt(bus, 'rc1', 'c1', () => ({ type: 'DeleteReceipt', actorId: 'u1', role: 'admin' }), () => ({})));
+    await handler.run(job);
+    expect(calls()).toBe(0);
+    expect((await events.readStream('receipt-rc1')).map((e) => e.type)).toEqual(['ReceiptUploaded', 'ReceiptDeleted']);
     await events.close();
   });
 });
