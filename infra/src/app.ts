@@ -116,6 +116,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       bus,
       blobs,
       uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
+      checkPdf: async (bytes: Buffer) => (await import('./receipts/pdf-check')).checkPdfHasContent(bytes),
       sameBytes: async (companyId: string, sha256: string) => (await receiptsWithBytes(readStore, companyId, sha256))[0]?._id ?? null,
       view: async (companyId: string, id: string) => {
         const doc = await getReceipt(readStore, companyId, id);

@@ -40,6 +40,18 @@ async function settled(who: Account, id: string, companyId?: string): Promise<Re
   throw new Error(`receipt ${id} never settled`);
 }
 
+async function pdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const PDFDocument = (await import('pdfkit')).default;
+  const doc = new PDFDocument({ size: 'A6' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((r) => doc.on('end', () => r()));
+  draw(doc);
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
 function png(width: number, height: number, withEnd = true): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const len = Buffer.alloc(4);
@@ -102,6 +114,8 @@ describe('receipts API', () => {
       ['a truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 400, 'truncated'],
       ['a PNG without its end', png(100, 100, false), 400, 'truncated'],
       ['an empty file', Buffer.alloc(0), 400, 'empty'],
+      ['a PDF with no text and blank pages.pdf', await pdf(() => {}), 400, 'pdf_without_content'],
+      ['a damaged PDF.pdf', Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n'), Buffer.alloc(300, 0x41), Buffer.from('\n%%EOF\n')]), 400, 'corrupt'],
     ];
     for (const [what, bytes, status, code] of cases) {
       const res = await upload(ada, bytes, what.includes('.pdf') ? 'x.pdf' : 'x.jpg');
@@ -200,16 +214,8 @@ describe('receipts API', () => {
     expect(await settled(ada, id)).toMatchObject({ processing_status: 'completed', failure_reason: null, extracted_amount: l.total });
   }, 30_000);
 
-  it('accepts a PDF without any text, and ends it in failed with the reason, keeping the file', async () => {
-    const PDFDocument = (await import('pdfkit')).default;
-    const doc = new PDFDocument({ size: 'A6' });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    const done = new Promise<void>((r) => doc.on('end', () => r()));
-    doc.rect(20, 20, 40, 40).stroke();
-    doc.end();
-    await done;
-    const up = await upload(ada, Buffer.concat(chunks), 'blank.pdf');
+  it('accepts a PDF with no text but something printed (a scan to OCR), and when OCR finds no text ends it in failed with the reason, keeping the file', async () => {
+    const up = await upload(ada, await pdf((doc) => doc.rect(20, 20, 40, 40).stroke()), 'blank.pdf');
     expect(up.status).toBe(201);
     expect(up.body.receipt.content_type).toBe('application/pdf');
     const r = await settled(ada, up.body.receipt.id);

@@ -44,6 +44,8 @@ export interface ReceiptDeps {
   sameBytes(companyId: string, sha256: string): Promise<string | null>;
   /** The receipt as the API shows it. */
   view(companyId: string, id: string): Promise<Record<string, unknown> | null>;
+  /** Refuses a PDF with nothing in it to read (before anything is stored). */
+  checkPdf?: (bytes: Buffer) => Promise<void>;
   /** The clock, in milliseconds (tests move it). */
   now?: () => number;
 }
@@ -108,9 +110,11 @@ export async function planReceipt(bus: CommandBus, id: string, companyId: string
 }
 
 /** Checks the bytes before anything is stored: a bad file leaves no trace. */
-function inspect(bytes: Buffer): SniffedFile {
+async function inspect(bytes: Buffer, deps: Pick<ReceiptDeps, 'checkPdf'>): Promise<SniffedFile> {
   if (bytes.byteLength > RECEIPT_MAX_BYTES) throw new PayloadTooLargeError(TOO_LARGE, 'too_large');
-  return sniffFile(bytes);
+  const file = sniffFile(bytes);
+  if (file.kind === 'pdf') await deps.checkPdf?.(bytes);
+  return file;
 }
 
 /**
@@ -132,7 +136,7 @@ export function receiptUploadTargetRouter(deps: ReceiptDeps): Router {
     async (req, res) => {
       const claims = verifyUpload(deps.uploadSecret, String(req.params.token), Math.floor(now() / 1000));
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const file = inspect(bytes);
+      const file = await inspect(bytes, deps);
       const stored = await deps.blobs.put(bytes);
       const ctx = ctxOf(res);
       ctx.userId = claims.u;
@@ -224,7 +228,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
   }, async (req: Request, res) => {
     const ctx = ctxOf(res);
     if (!req.file) throw new ValidationError('Choose a receipt file (JPG, PNG or PDF).', [{ field: 'receipt', message: 'A file is required' }], 'file_required');
-    const sniffed = inspect(req.file.buffer);
+    const sniffed = await inspect(req.file.buffer, deps);
     const stored = await deps.blobs.put(req.file.buffer);
     await send(req, res, bus, uploadPlan(ctx, newId(), { ...sniffed, sha256: stored.sha256, size: stored.size }, req.file.originalname || 'receipt', 'multipart'));
   });
