@@ -161,6 +161,7 @@ export function TransactionsPage() {
             </select>
           </label>
           <button type="button" className="btn" onClick={() => { setFilters(DEFAULT_FILTERS); setPage(1); }}>Clear Filters</button>
+          <p className="muted filter-hint">Amounts compare sizes: 10 to 50 finds expenses and refunds of that size.</p>
         </form>
       )}
 
