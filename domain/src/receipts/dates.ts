@@ -4,7 +4,7 @@
  * other dates (expiry, due date). Candidates are scored by shape, by a DATE label nearby and by
  * a time of day beside them. Numeric dates read day first unless the receipt proves otherwise.
  */
-import { clamp01 } from './ocr-text';
+import { clamp01, labelForm } from './ocr-text';
 import type { ReceiptLine } from './ocr-text';
 import type { ExtractOptions, Extracted } from './types';
 
@@ -34,6 +34,8 @@ const ISO = /(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
 const NUMERIC = new RegExp(String.raw`(?<![\d.,])(\d{1,2})${SEP}(\d{1,2})${SEP}(\d{4}|\d{2})(?![\d]|[.,]\d)`, 'g');
 const DAY_MONTH_NAME = new RegExp(String.raw`(?<!\d)(\d{1,2})(?:ST|ND|RD|TH)?[\s\-/.,]*${MONTH}[\s\-/.,']*(\d{4}|\d{2})(?!\d)`, 'g');
 const MONTH_NAME_DAY = new RegExp(String.raw`(?<![A-Z])${MONTH}\s?(\d{1,2})(?:ST|ND|RD|TH)?,?\s?(\d{4})(?!\d)`, 'g');
+/** "2703/2018", "27/032018": one separator of a DD/MM/YYYY date lost to OCR (trusted only beside a DATE label). */
+const LOST_SEPARATOR = /(?<![\d/.-])(?:(\d{2})(\d{2})[-/.](\d{4})|(\d{2})[-/.](\d{2})(\d{4}))(?![\d/.-])/g;
 const COMPACT = /(?<![\d/-])(20\d\d)(\d\d)(\d\d)(?![\d-]|\/\d{1,2}\/)/g;
 
 const DATE_LABEL = /\b(DATE|DATED|TARIKH|DT|TXN DATE|BIZDATE|DATUM|FECHA)\b/;
@@ -48,6 +50,7 @@ export function extractDate(lines: readonly ReceiptLine[], options: ExtractOptio
   const candidates: DateCandidate[] = [
     ...numeric.flatMap((d) => readNumeric(d, monthFirst)),
     ...normalised.flatMap(namedDates),
+    ...normalised.flatMap((l) => lostSeparatorDates(l, monthFirst)),
   ];
   if (candidates.length === 0) return null;
   for (const c of candidates) c.score += contextScore(lines[c.line]!, lines[c.line - 1]);
@@ -85,6 +88,24 @@ function readNumeric(d: NumericDate, monthFirst: boolean): DateCandidate[] {
   if (!iso) return [];
   const score = 3 - (d.shortYear ? 0.5 : 0) - (d.yearFixed ? 1.5 : 0) - (ambiguous ? 0.3 : 0);
   return [{ iso, score, line: d.line, ambiguous }];
+}
+
+/**
+ * A date whose separator OCR dropped, on a line labelled DATE: read like a numeric date but
+ * scored below every intact one, so a clean reading of the same date elsewhere wins.
+ */
+function lostSeparatorDates(line: ReceiptLine, monthFirst: boolean): DateCandidate[] {
+  if (!DATE_LABEL.test(labelForm(line.text))) return [];
+  const out: DateCandidate[] = [];
+  for (const m of line.text.matchAll(LOST_SEPARATOR)) {
+    const [a, b, y] = m[1] ? [m[1], m[2]!, m[3]!] : [m[4]!, m[5]!, m[6]!];
+    const year = fixYear(y);
+    if (!year) continue;
+    for (const c of readNumeric({ a: Number(a), b: Number(b), ...year, line: line.index, shortYear: false }, monthFirst)) {
+      out.push({ ...c, score: c.score - 1 });
+    }
+  }
+  return out;
 }
 
 function namedDates(line: ReceiptLine): DateCandidate[] {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { needsAnotherReading, RETRY_BELOW } from './combine';
 import { extractReceiptFields } from './extract';
 import { findAmounts } from './amounts';
 import { merchantSimilarity } from './merchant-similarity';
@@ -205,6 +206,28 @@ describe('total', () => {
     expect(total(['Subtotal 15.67', 'Total: 17.22', 'CASH zt .00', '15.67', 'Change Due 2.80'])).toBe(1722);
   });
 
+  it('doubts a total below an item line, so another reading is taken', () => {
+    const fields = extractReceiptFields(r(['1 FISH SOUP 18.00', 'GST 6% 1.08', 'NETT TOTAL 9.08']));
+    expect(fields.total?.cents).toBe(908);
+    expect(needsAnotherReading(fields)).toBe(true);
+    expect(fields.total!.confidence).toBeLessThan(RETRY_BELOW.total);
+  });
+
+  it('tolerates an item read a little high and items less a discount', () => {
+    const slip = extractReceiptFields(r(['MOHAIR YARN 10 x 13.00 130.40', 'Subtotal 130.00', 'Total Amt Rounded 130.00', 'Payment 130.00']));
+    expect(slip.total).toMatchObject({ cents: 13000 });
+    expect(slip.total!.confidence).toBeGreaterThanOrEqual(RETRY_BELOW.total);
+    const discounted = extractReceiptFields(r(['1 FAMILY PIZZA 45.00', 'Sub-Total 45.00', 'Coupon Discount 15.00', 'Grand Total 30.00']));
+    expect(discounted.total).toMatchObject({ cents: 3000 });
+    expect(discounted.total!.confidence).toBeGreaterThanOrEqual(RETRY_BELOW.total);
+  });
+
+  it('prefers the total that a GST summary row adds up to (taxable amount + tax)', () => {
+    const lines = ['A4 PAPER 5 x 2.00 10.00', 'Total Incl. of GST 10.60', 'Total Amt Rounded 16.60'];
+    expect(total(lines)).toBe(1660);
+    expect(total([...lines, 'GST Summary Amount(RM) Tax(RM)', 'SR @ 6% 10.00 0.60'])).toBe(1060);
+  });
+
   it('uses the largest amount when nothing is labelled', () => {
     expect(total(['Coffee 3.50', 'Cake 4.20', '7.70'])).toBe(770);
   });
@@ -228,6 +251,8 @@ describe('date', () => {
     ['Mar 12, 2018 10:01 AM', '2018-03-12'],
     ['DATE 2O/O6/2018', '2018-06-20'],
     ['14 Mar 2618 18:40', '2018-03-14'],
+    ['Date : 2703/2018 16:34', '2018-03-27'],
+    ['Tarikh: 27/032018', '2018-03-27'],
   ])('reads %s', (line, iso) => {
     expect(date(line)).toBe(iso);
   });
@@ -239,6 +264,12 @@ describe('date', () => {
 
   it('does not read product names as months', () => {
     expect(extractReceiptFields(r(['SHOP', '1 MARLBORO 20', '2 MAYBANK 16', 'TOTAL 5.00'])).date).toBeNull();
+  });
+
+  it('reads a date with a lost separator only beside a DATE label, below an intact date', () => {
+    expect(date('REF 1203/2018')).toBeUndefined();
+    const text = r(['SHOP', 'Date: 2703/2018', 'Printed 27/03/2018 16:34', 'TOTAL 5.00']);
+    expect(extractReceiptFields(text).date?.value).toBe('2018-03-27');
   });
 
   it('ignores impossible dates', () => {

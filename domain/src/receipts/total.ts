@@ -2,7 +2,9 @@
  * The total paid. Every labelled amount is a candidate, scored by what its label means
  * (GRAND/NETT TOTAL, AMOUNT DUE > TOTAL > SUBTOTAL > payment > unlabelled), then checked
  * against the receipt's own arithmetic: a rounding adjustment after a total moves the total,
- * cash minus change equals it, and the amount paid usually reappears (card slip, GST summary).
+ * cash minus change equals it, the amount paid usually reappears (card slip, GST summary), a
+ * GST summary row's base + tax adds up to it, and it is never below an item line (one
+ * below gets a low confidence, so the caller takes another OCR reading).
  * Distractors (quantities, change, tax, discounts) never become candidates.
  */
 import { labelledAmount } from './money-lines';
@@ -16,6 +18,8 @@ export interface TotalCandidate {
   line: number;
   kind: LabelKind | 'derived';
   repaired: boolean;
+  /** Fails a sanity check (below an item line): kept, but never trusted enough to skip a second reading. */
+  doubtful?: boolean;
 }
 
 const LABEL_SCORE: Partial<Record<LabelKind, number>> = {
@@ -111,6 +115,10 @@ interface ReceiptFacts {
   lastFinal: number;
   /** A GRAND/NETT TOTAL line is there but its amount could not be read. */
   finalLost: boolean;
+  /** The largest item-line amount above the totals: the total cannot be less. */
+  largestItem: number;
+  /** Taxable amount + tax of a GST/VAT summary row: the total (before rounding) it adds up to. */
+  taxSummed: Set<number>;
 }
 
 function receiptFacts(candidates: readonly TotalCandidate[], all: readonly MoneyLine[]): ReceiptFacts {
@@ -132,7 +140,50 @@ function receiptFacts(candidates: readonly TotalCandidate[], all: readonly Money
     tendered: paid && change > 0 ? paid.cents + change : undefined,
     lastFinal,
     finalLost: lastFinal >= 0 && labelledAmount(all, lastFinal) === null,
+    largestItem: largestItem(all),
+    taxSummed: taxSummaryTotals(all),
   };
+}
+
+/** An item misread a little high (104.40 for 104.00) must not veto the real total. */
+const ITEM_SLACK = 0.9;
+
+const TOTAL_KINDS = new Set<LabelKind>(['subtotal', 'total', 'final', 'excluding']);
+
+/**
+ * Item lines are the unlabelled lines above the first total-like label; the line amount is
+ * the last one (quantity and unit price come first). The total paid is never below an item
+ * less the discounts, so a total below one has lost a digit to OCR (NET TOTAL 1.40 printed as
+ * 7.40 under a 7.00 item).
+ */
+function largestItem(all: readonly MoneyLine[]): number {
+  const end = all.findIndex((ml) => TOTAL_KINDS.has(ml.kind));
+  if (end < 0) return 0;
+  const items = all.slice(0, end).filter((ml) => ml.kind === 'none').map((ml) => ml.amounts[ml.amounts.length - 1]?.cents ?? 0);
+  const discounts = all.filter((ml) => ml.kind === 'discount').map((ml) => ml.amounts[ml.amounts.length - 1]?.cents ?? 0)
+    .concat(items.filter((c) => c < 0))
+    .reduce((sum, c) => sum + Math.abs(c), 0);
+  return Math.max(0, ...items) - discounts;
+}
+
+/** A tax rate or code on a summary row: "SR @6% 122.64 7.36", "S = GST 6% 68.82 4.13", "VAT A 20% 10.00 2.00". */
+const TAX_ROW = /%|@|\b(GST|SST|VAT|TAX|SR|ZR)\b/;
+/** Tax is a small share of the base it is charged on (no sales tax reaches 30 %). */
+const MAX_TAX_RATE = 0.3;
+
+/**
+ * GST summary tables print each rate's taxable base and its tax on one row; base + tax is
+ * what was charged before any rounding. Only the last two amounts of a row count, and the
+ * tax must be a plausible share of the base (a quantity × price line never qualifies).
+ */
+function taxSummaryTotals(all: readonly MoneyLine[]): Set<number> {
+  const out = new Set<number>();
+  for (const ml of all) {
+    if (ml.amounts.length < 2 || !TAX_ROW.test(ml.line.label)) continue;
+    const [base, tax] = ml.amounts.slice(-2).map((a) => a.cents) as [number, number];
+    if (base > 0 && tax > 0 && tax <= base * MAX_TAX_RATE) out.add(base + tax);
+  }
+  return out;
 }
 
 const BASE_KINDS = new Set<LabelKind>(['subtotal', 'total', 'excluding', 'none']);
@@ -178,6 +229,12 @@ function evidence(c: TotalCandidate, facts: ReceiptFacts): number {
   let score = 0.7 * Math.min(3, Math.max(0, repeats));
   if (facts.derived.has(c.cents) && c.kind !== 'derived') score += 2;
   if (facts.checksOut.has(c.cents)) score += 1.5;
+  if (facts.taxSummed.has(c.cents) && c.kind !== 'none') score += 1;
+  // Below an item line by more than an OCR slip in the cents: a digit of the total was misread.
+  if (c.cents < facts.largestItem * ITEM_SLACK) {
+    score -= 2.5;
+    c.doubtful = true;
+  }
   // A "total" far below the subtotal was misread.
   if (facts.subtotal > 0 && c.cents < facts.subtotal * 0.5) score -= 3;
   if (c.kind === 'none' && c.cents === facts.largest) score += 1;
@@ -189,9 +246,13 @@ function evidence(c: TotalCandidate, facts: ReceiptFacts): number {
   return score;
 }
 
+/** A total that fails a sanity check stays below the retry threshold (combine.ts RETRY_BELOW). */
+const DOUBTFUL = 0.55;
+
 function pickTotal(ranked: readonly TotalCandidate[]): ExtractedMoney {
   const top = ranked[0]!;
   const margin = ranked[1] ? top.score - ranked[1].score : 4;
-  const confidence = clamp01(0.25 + 0.05 * top.score + 0.06 * Math.min(margin, 4)) * (top.repaired ? 0.8 : 1);
+  const confidence = clamp01(0.25 + 0.05 * top.score + 0.06 * Math.min(margin, 4)) * (top.repaired ? 0.8 : 1)
+    * (top.doubtful ? DOUBTFUL : 1);
   return { cents: top.cents, confidence: Math.round(confidence * 100) / 100 };
 }
