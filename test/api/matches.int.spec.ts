@@ -143,4 +143,22 @@ describe('matches API', () => {
     expect((await all()).some((m) => m.receipt_id === confirmed.receipt_id)).toBe(false);
     expect((await api.http.get(`/api/transactions/${confirmed.transaction_id}`).set(ada.headers())).body.transaction.receipt_count).toBe(0);
   });
+
+  it('runs auto-match by itself when a statement arrives after the receipts', async () => {
+    const cy = await registerAccount(api, { firstName: 'Cy', lastName: 'Later' });
+    const l = withLine[0]!;
+    const up = await api.http.post('/api/receipts/upload').set(cy.headers()).attach('receipt', imageOf(l.id), 'early.jpg');
+    for (let i = 0; i < 100; i++) {
+      if ((await api.http.get(`/api/receipts/${up.body.receipt.id}`).set(cy.headers())).body.receipt.processing_status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await pending(cy)).toEqual([]);
+    await api.http.post('/api/transactions/import').set(cy.headers()).attach('csvFile', readFileSync(join(BANK_CSV, 'chase.csv')), 'chase.csv').expect(200);
+    let rows: MatchRow[] = [];
+    for (let i = 0; i < 100 && rows.length === 0; i++) {
+      rows = await pending(cy);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rows.map((r) => [r.receipt_id, r.description])).toEqual([[up.body.receipt.id, truth.receipt_to_transaction[l.id]!.description]]);
+  });
 });
