@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../support/process';
 import { BANK_CSV, labels, RECEIPTS_DEV } from '../support/labelled-reader';
-import { chromiumAvailable, CHROMIUM, launch, shot } from '../e2e-support/browser';
+import { browserSuite, launch, registerInBrowser, shot } from '../e2e-support/browser';
 
 const NAME = 'receipts and matches in Debian chromium: upload several, watch OCR finish, view, download, duplicates, correct, match, confirm, reject, delete';
 
@@ -13,12 +13,7 @@ interface Truth {
   receipt_to_transaction: Record<string, { date: string; description: string; amount: number } | null>;
 }
 
-if (!chromiumAvailable) {
-  console.warn(`SKIPPED ${NAME}: ${CHROMIUM} is not installed (make test-e2e installs it with apt)`);
-  describe.skip(`${NAME} (skipped: no chromium at ${CHROMIUM})`, () => {
-    it('runs the browser tests', () => {});
-  });
-} else {
+browserSuite(NAME, () => {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-e2e-rc-'));
   let server: ServerProcess;
   let browser: Browser;
@@ -33,16 +28,7 @@ if (!chromiumAvailable) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${server.url}/auth`);
-    await page.getByRole('tab', { name: 'Create Account' }).click();
-    await page.getByLabel('First name').fill('Rae');
-    await page.getByLabel('Last name').fill('Receipts');
-    await page.getByLabel('Email').fill(`rae-${Date.now()}@example.com`);
-    await page.getByLabel('Company name').fill('Receipt Works');
-    await page.getByLabel('Password', { exact: true }).fill('Passw0rdOK');
-    await page.getByLabel('Confirm password').fill('Passw0rdOK');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL('**/dashboard');
+    await registerInBrowser(page, server.url, { firstName: 'Rae', lastName: 'Receipts', email: `rae-${Date.now()}@example.com`, company: 'Receipt Works', password: 'Passw0rdOK' });
     await page.goto(`${server.url}/import`);
     await page.getByTestId('csv-input').setInputFiles(join(BANK_CSV, 'chase.csv'));
     await page.getByTestId('import-result').waitFor({ timeout: 30_000 });
@@ -154,4 +140,4 @@ if (!chromiumAvailable) {
       await shot(page, '24-dashboard');
     }, 90_000);
   });
-}
+});

@@ -5,17 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { parseBankStatement } from '@paperlink/domain';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../support/process';
-import { chromiumAvailable, CHROMIUM, launch, shot } from '../e2e-support/browser';
+import { browserSuite, launch, registerInBrowser, shot } from '../e2e-support/browser';
 
 const NAME = 'transactions in Debian chromium: master data tabs, statement import, list, edit with linkage, filter, sort, paginate, delete';
 const BANK = join(REPO_ROOT, '..', 'shared', 'data', 'bank-csv');
 
-if (!chromiumAvailable) {
-  console.warn(`SKIPPED ${NAME}: ${CHROMIUM} is not installed (make test-e2e installs it with apt)`);
-  describe.skip(`${NAME} (skipped: no chromium at ${CHROMIUM})`, () => {
-    it('runs the browser tests', () => {});
-  });
-} else {
+browserSuite(NAME, () => {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-e2e-tx-'));
   let server: ServerProcess;
   let browser: Browser;
@@ -29,16 +24,7 @@ if (!chromiumAvailable) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${server.url}/auth`);
-    await page.getByRole('tab', { name: 'Create Account' }).click();
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Admin');
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Company name').fill('Ledger Works');
-    await page.getByLabel('Password', { exact: true }).fill(ada.password);
-    await page.getByLabel('Confirm password').fill(ada.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL('**/dashboard');
+    await registerInBrowser(page, server.url, { firstName: 'Ada', lastName: 'Admin', email: ada.email, company: 'Ledger Works', password: ada.password });
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -187,4 +173,4 @@ if (!chromiumAvailable) {
       expect(await page.getByRole('button', { name: 'Delete Book Shop' }).count()).toBe(0);
     });
   });
-}
+});

@@ -1,17 +1,10 @@
-import { receiptDecider, type BlobStore, type Job, type JobHandler, type ReceiptData, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
+import { receiptDecider, type BlobStore, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
 import { planReceipt, type CommandBus } from '@paperlink/command-api';
 
 export const OCR_JOB = 'receipt.ocr';
 
-/** What reading a receipt file gives: text, fields with confidences, where the text came from. */
-export interface ReceiptReading {
-  source: 'pdf-text' | 'ocr';
-  text: string;
-  fields: ReceiptData;
-  confidence: Partial<Record<keyof ReceiptData, number>>;
-  ocrConfidence: number;
-  ms: number;
-}
+/** What reading a receipt file gives: text, fields with confidences, where the text came from (as `ReceiptRead` keeps it). */
+export type ReceiptReading = Omit<Extract<ReceiptEvent, { type: 'ReceiptRead' }>['data'], 'receiptId' | 'companyId' | 'run'>;
 
 export interface ReceiptReader {
   read(bytes: Buffer): Promise<ReceiptReading>;

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
+import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
 import { useSession } from '../../auth/stores/session';
 import { formatUsd } from '../../../lib/format';
@@ -238,13 +239,7 @@ export function ReceiptsPage() {
           </table>
         </div>
       )}
-      {data && data.total > 0 && (
-        <nav className="pagination row" aria-label="Pagination">
-          <button type="button" className="btn small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>Previous</button>
-          <span data-testid="page-info">Page {page} of {data.pages} ({data.total} total)</span>
-          <button type="button" className="btn small" disabled={page >= data.pages} onClick={() => setPage((p) => p + 1)}>Next</button>
-        </nav>
-      )}
+      {data && <Pagination page={page} pages={data.pages} total={data.total} onPage={setPage} />}
       {openId && <ReceiptDetails id={openId} onClose={() => setOpenId(null)} onChanged={() => void load(true)} />}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
+import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
 import { useSession } from '../../auth/stores/session';
 import { masterApi, type MasterItem } from '../../masterdata/api/masterdata';
@@ -231,13 +232,7 @@ export function TransactionsPage() {
           </table>
         </div>
       )}
-      {data && data.total > 0 && (
-        <nav className="pagination row" aria-label="Pagination">
-          <button type="button" className="btn small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>Previous</button>
-          <span data-testid="page-info">Page {page} of {data.pages} ({data.total} total)</span>
-          <button type="button" className="btn small" disabled={page >= data.pages} onClick={() => setPage((p) => p + 1)}>Next</button>
-        </nav>
-      )}
+      {data && <Pagination page={page} pages={data.pages} total={data.total} onPage={setPage} />}
       <p className="sr-only">{PAGE_SIZE} transactions per page.</p>
     </section>
   );
