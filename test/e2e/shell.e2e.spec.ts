@@ -4,16 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../support/process';
-import { chromiumAvailable, CHROMIUM, launch, shot } from '../e2e-support/browser';
+import { browserSuite, launch, shot } from '../e2e-support/browser';
 
 const NAME = 'web shell in Debian chromium: sign-in, navigation, profile, company settings';
 
-if (!chromiumAvailable) {
-  console.warn(`SKIPPED ${NAME}: ${CHROMIUM} is not installed (make test-e2e installs it with apt)`);
-  describe.skip(`${NAME} (skipped: no chromium at ${CHROMIUM})`, () => {
-    it('runs the browser tests', () => {});
-  });
-} else {
+browserSuite(NAME, () => {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-e2e-'));
   let server: ServerProcess;
   let browser: Browser;
@@ -199,4 +194,4 @@ if (!chromiumAvailable) {
       await again.context.close();
     });
   });
-}
+});
