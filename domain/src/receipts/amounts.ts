@@ -22,10 +22,17 @@ const CURRENCY = String.raw`(?:[RrKk][MmNnHhIi1l]|MYR|USD|EUR|GBP|SGD|S\$|US\$|A
 const DIGITISH = '0-9OoQDSsIl|Bb';
 const AMOUNT = new RegExp(
   String.raw`(?<![\w.,/:-])([-~–]\s?)?(${CURRENCY}\s?)?`
-  + String.raw`([${DIGITISH}]{1,3}(?:,[0-9]{3})+|[${DIGITISH}]{1,3}(?:\.[0-9]{3})+(?=,)|[${DIGITISH}]{1,7})`
+  + String.raw`([${DIGITISH}]{1,3}(?:,\s?[0-9]{3})+|[${DIGITISH}]{1,3}(?:\.[0-9]{3})+(?=,)|[${DIGITISH}]{1,7})`
   + String.raw`\s?([.,])\s?([0-9Oo]{2})(?![0-9a-z%_]|[.,]\d)`,
   'g',
 );
+
+/**
+ * "Total RM 88 17": the decimal point lost at the end of a line. Only after a currency mark and
+ * only as the line's last token, where totals are printed; plain "12 50" could be a quantity
+ * and a price.
+ */
+const LOST_POINT = new RegExp(String.raw`(?<![\w.,/:-])(${CURRENCY})\s?([0-9]{1,5}) ([0-9]{2})\s*$`);
 
 const DIGIT_FOR: Record<string, string> = {
   O: '0', o: '0', Q: '0', D: '0', S: '5', s: '5', I: '1', l: '1', '|': '1', B: '8', b: '6',
@@ -38,6 +45,13 @@ export function findAmounts(line: string): AmountToken[] {
     const token = toToken(m);
     if (token) out.push(token);
   }
+  const lost = out.length === 0 ? LOST_POINT.exec(line) : null;
+  if (lost) {
+    const start = lost.index;
+    const cents = Number(lost[2]) * 100 + Number(lost[3]);
+    // Every digit was read; only the point is inferred, so it is not a letter-for-digit repair.
+    out.push({ cents, start, end: start + lost[0].trimEnd().length, currency: true, repaired: false });
+  }
   return out;
 }
 
@@ -47,9 +61,10 @@ function toToken(m: RegExpExecArray | RegExpMatchArray): AmountToken | null {
   const hasCurrency = currency !== undefined;
   // Without a currency mark, a token must start with a real digit: "SOLD.00" is not money.
   if (!hasCurrency && !/^[0-9]/.test(intPart)) return null;
-  // A space inside the number is only believable right after the decimal point ("96. 20").
-  if (/\s[.,]/.test(whole)) return null;
-  const intDigits = intPart.replace(/[,.]/g, '');
+  // A space inside the number is only believable next to the decimal point ("96. 20", "7 .40")
+  // or after a thousands comma ("1, 030.65"), never on both sides of the point.
+  if (/\s[.,]\s/.test(whole)) return null;
+  const intDigits = intPart.replace(/[,.\s]/g, '');
   const repairedInt = [...intDigits].map((c) => DIGIT_FOR[c] ?? c).join('');
   const repairedFrac = fracPart.replace(/[Oo]/g, '0');
   if (!/^\d+$/.test(repairedInt) || !/^\d\d$/.test(repairedFrac)) return null;

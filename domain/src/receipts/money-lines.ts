@@ -78,24 +78,35 @@ export function moneyLines(lines: readonly ReceiptLine[]): MoneyLine[] {
     const words = labelWords(labelForm(withoutAmounts(line.text, amounts)));
     return { line, amounts, kind: classifyLabel(words), words };
   });
+  // Under a rounding adjustment comes the rounded total, the amount actually paid: a bare
+  // "RM 60.30" or a plain "TOTAL: 65.55" there is the final total, above any inclusive total.
   out.forEach((ml, i) => {
-    if (i > 0 && out[i - 1]!.kind === 'rounding' && isBareAmount(ml) && ml.amounts[0]!.cents > 0) ml.kind = 'final';
+    if (i === 0 || out[i - 1]!.kind !== 'rounding') return;
+    if ((isBareAmount(ml) && ml.amounts[0]!.cents > 0) || ml.kind === 'total') ml.kind = 'final';
   });
   return out;
 }
 
-/**
- * "ROUNDING ADJ -0.01" then "RM 60.30" alone: the bare amount under a rounding adjustment is
- * the rounded total, printed without a label.
- */
+/** "RM 60.30" alone on its line: an amount printed without a label (at most a stray mark). */
 function isBareAmount(ml: MoneyLine): boolean {
   return ml.kind === 'none' && ml.amounts.length === 1 && ml.words.every((w) => w.length <= 2);
 }
 
 /**
+ * "Fawnent 130.00" right under a grand-total label alone on its line: one amount after a single
+ * word that means nothing is a label OCR mangled (Payment); column headers never say GRAND/NETT
+ * TOTAL or TOTAL ROUNDED, so what follows such a label is not an item line.
+ */
+function isMisreadLabel(ml: MoneyLine): boolean {
+  return ml.kind === 'none' && ml.amounts.length === 1 && ml.words.length === 1;
+}
+
+/**
  * The amount a label points at: the rightmost amount on its line, or, for a label alone on
- * its line, a bare amount on one of the next two lines ("Total:" / "12.50"). A label line
- * with digits but no readable amount lost its amount to OCR, so nothing below is borrowed.
+ * its line, a bare amount on one of the next two lines ("Total:" / "12.50"), or after a grand
+ * total an amount under a mangled label on the very next line ("Total Amt Rounded :" /
+ * "Fawnent 130.00"). A label line with digits but no readable amount lost its amount to OCR,
+ * so nothing below is borrowed.
  */
 export function labelledAmount(all: readonly MoneyLine[], at: number): { amount: AmountToken; line: number } | null {
   const own = all[at]!;
@@ -104,7 +115,7 @@ export function labelledAmount(all: readonly MoneyLine[], at: number): { amount:
   if (/\d/.test(own.line.text)) return null;
   for (let k = at + 1; k <= at + 2 && k < all.length; k++) {
     const next = all[k]!;
-    if (isBareAmount(next)) return { amount: next.amounts[0]!, line: k };
+    if (isBareAmount(next) || (k === at + 1 && own.kind === 'final' && isMisreadLabel(next))) return { amount: next.amounts[0]!, line: k };
     if (next.kind !== 'none' || next.amounts.length > 0) return null;
   }
   return null;

@@ -3,8 +3,10 @@
  * (GRAND/NETT TOTAL, AMOUNT DUE > TOTAL > SUBTOTAL > payment > unlabelled), then checked
  * against the receipt's own arithmetic: a rounding adjustment after a total moves the total,
  * cash minus change equals it, the amount paid usually reappears (card slip, GST summary), a
- * GST summary row's base + tax adds up to it, and it is never below an item line (one
- * below gets a low confidence, so the caller takes another OCR reading).
+ * GST summary row's base + tax adds up to it, subtotal + service charge + tax (± rounding) adds
+ * up to it, two of those sums agreeing outweigh one misread printed total, a GST summary row's
+ * own amounts are never it, and it is never below an item line (one below gets a low
+ * confidence, so the caller takes another OCR reading).
  * Distractors (quantities, change, tax, discounts) never become candidates.
  */
 import { labelledAmount } from './money-lines';
@@ -38,8 +40,9 @@ export function extractTotal(all: readonly MoneyLine[]): ExtractedMoney | null {
 export function rankTotals(all: readonly MoneyLine[]): TotalCandidate[] {
   const candidates = labelledCandidates(all);
   const paid = cashMinusChange(all);
-  candidates.push(...roundedCandidates(all, candidates, paid?.cents), ...(paid ? [paid] : []));
-  corroborate(candidates, all);
+  const rounded = roundedCandidates(all, candidates, paid?.cents);
+  candidates.push(...rounded, ...(paid ? [paid] : []));
+  corroborate(candidates, all, rounded);
   const best = new Map<number, TotalCandidate>();
   for (const c of candidates) {
     const seen = best.get(c.cents);
@@ -119,9 +122,13 @@ interface ReceiptFacts {
   largestItem: number;
   /** Taxable amount + tax of a GST/VAT summary row: the total (before rounding) it adds up to. */
   taxSummed: Set<number>;
+  /** Unlabelled rows below the totals that print a tax rate: a GST/VAT summary's base and tax. */
+  rateRows: Set<number>;
+  /** Amounts that two independent sums agree on (rounded total, cash minus change, tax summary). */
+  agreed: Set<number>;
 }
 
-function receiptFacts(candidates: readonly TotalCandidate[], all: readonly MoneyLine[]): ReceiptFacts {
+function receiptFacts(candidates: readonly TotalCandidate[], all: readonly MoneyLine[], rounded: readonly TotalCandidate[]): ReceiptFacts {
   const printed = new Map<number, number>();
   for (const ml of all) {
     if (ml.kind === 'rounding' || ml.kind === 'count' || ml.kind === 'change') continue;
@@ -130,6 +137,7 @@ function receiptFacts(candidates: readonly TotalCandidate[], all: readonly Money
   const paid = cashMinusChange(all);
   const change = Math.max(0, ...all.filter((ml) => ml.kind === 'change').flatMap((ml) => ml.amounts.map((a) => a.cents)));
   const lastFinal = all.findLastIndex((ml) => ml.kind === 'final');
+  const taxSummed = taxSummaryTotals(all);
   return {
     printed,
     derived: new Set(candidates.filter((c) => c.kind === 'derived').map((c) => c.cents)),
@@ -141,8 +149,26 @@ function receiptFacts(candidates: readonly TotalCandidate[], all: readonly Money
     lastFinal,
     finalLost: lastFinal >= 0 && labelledAmount(all, lastFinal) === null,
     largestItem: largestItem(all),
-    taxSummed: taxSummaryTotals(all),
+    taxSummed,
+    rateRows: rateRows(all),
+    agreed: agreedSums([
+      new Set(rounded.map((c) => c.cents)),
+      new Set(paid && change > 0 ? [paid.cents] : []),
+      taxSummed,
+    ]),
   };
+}
+
+/**
+ * "TOTAL 60.31 / ROUNDING -0.01 / RM 50.30 / CASH 70.30 / CHANGE 10.00": when the rounded total
+ * and cash minus change (or a GST summary's base + tax) come to the same figure, two separate
+ * sums agree and OCR has misread the printed total, which rarely happens to two sums alike.
+ * Change 0.00 does not count: cash is then one printed figure, not a sum.
+ */
+function agreedSums(sources: ReadonlyArray<ReadonlySet<number>>): Set<number> {
+  const seen = new Map<number, number>();
+  for (const source of sources) for (const cents of source) seen.set(cents, (seen.get(cents) ?? 0) + 1);
+  return new Set([...seen].filter(([, n]) => n >= 2).map(([cents]) => cents));
 }
 
 /** An item misread a little high (104.40 for 104.00) must not veto the real total. */
@@ -186,6 +212,23 @@ function taxSummaryTotals(all: readonly MoneyLine[]): Set<number> {
   return out;
 }
 
+/** A rate printed on a row: "6%", "@ 6 %", "SR 6.0%". */
+const RATE = /\d\s?%/;
+
+/**
+ * "S = GST @6% 68.82 4.13", "SR 6% 42.45 2.55": below the totals, an unlabelled row with a tax
+ * rate is the tax summary, whose amounts are a taxable base and its tax, never the amount paid.
+ */
+function rateRows(all: readonly MoneyLine[]): Set<number> {
+  const first = all.findIndex((ml) => TOTAL_KINDS.has(ml.kind));
+  const out = new Set<number>();
+  if (first < 0) return out;
+  all.forEach((ml, at) => {
+    if (at > first && ml.kind === 'none' && RATE.test(ml.line.text)) out.add(at);
+  });
+  return out;
+}
+
 const BASE_KINDS = new Set<LabelKind>(['subtotal', 'total', 'excluding', 'none']);
 
 /**
@@ -199,14 +242,17 @@ function sumsThatCheckOut(all: readonly MoneyLine[]): Set<number> {
     if (!BASE_KINDS.has(ml.kind)) return;
     for (const base of ml.amounts.filter((a) => a.cents > 0)) {
       let taxes = 0;
+      let charges = 0;
       let rounding = 0;
       for (const later of all.slice(at + 1)) {
         const amount = later.amounts[later.amounts.length - 1]?.cents;
         if (amount === undefined) continue;
         if (later.kind === 'tax' && taxes === 0 && amount > 0 && amount < base.cents) taxes = amount;
+        else if (later.kind === 'charge' && charges === 0 && amount > 0 && amount < base.cents) charges = amount;
         else if (later.kind === 'rounding' && rounding === 0 && Math.abs(amount) <= MAX_ROUNDING_CENTS) rounding = amount;
-        else if (taxes !== 0 || rounding !== 0) {
-          const sums = [base.cents + taxes + rounding, base.cents + taxes - rounding];
+        else if (taxes !== 0 || charges !== 0 || rounding !== 0) {
+          const added = base.cents + taxes + charges;
+          const sums = [added + rounding, added - rounding];
           for (const a of later.amounts) if (sums.includes(a.cents)) out.add(a.cents);
         }
       }
@@ -219,8 +265,8 @@ function sumsThatCheckOut(all: readonly MoneyLine[]): Set<number> {
  * The same figure printed on other lines (card slip, summary table) or produced by the
  * receipt's arithmetic supports a candidate; figures that contradict it lose.
  */
-function corroborate(candidates: TotalCandidate[], all: readonly MoneyLine[]): void {
-  const facts = receiptFacts(candidates, all);
+function corroborate(candidates: TotalCandidate[], all: readonly MoneyLine[], rounded: readonly TotalCandidate[]): void {
+  const facts = receiptFacts(candidates, all, rounded);
   for (const c of candidates) c.score += evidence(c, facts);
 }
 
@@ -230,6 +276,7 @@ function evidence(c: TotalCandidate, facts: ReceiptFacts): number {
   if (facts.derived.has(c.cents) && c.kind !== 'derived') score += 2;
   if (facts.checksOut.has(c.cents)) score += 1.5;
   if (facts.taxSummed.has(c.cents) && c.kind !== 'none') score += 1;
+  if (facts.agreed.has(c.cents) && c.kind === 'derived') score += AGREED;
   // Below an item line by more than an OCR slip in the cents: a digit of the total was misread.
   if (c.cents < facts.largestItem * ITEM_SLACK) {
     score -= 2.5;
@@ -238,6 +285,7 @@ function evidence(c: TotalCandidate, facts: ReceiptFacts): number {
   // A "total" far below the subtotal was misread.
   if (facts.subtotal > 0 && c.cents < facts.subtotal * 0.5) score -= 3;
   if (c.kind === 'none' && c.cents === facts.largest) score += 1;
+  if (c.kind === 'none' && facts.rateRows.has(c.line)) score -= 2;
   if (facts.tendered !== undefined && c.cents > facts.tendered) score -= 4;
   // A plain TOTAL above a GRAND/NETT TOTAL line is an intermediate figure.
   if ((c.kind === 'total' || c.kind === 'subtotal') && c.line < facts.lastFinal) score -= 1.5;
@@ -245,6 +293,9 @@ function evidence(c: TotalCandidate, facts: ReceiptFacts): number {
   if (facts.finalLost && c.kind === 'derived' && c.line > facts.lastFinal) score += 2;
   return score;
 }
+
+/** Two sums that agree outweigh one printed total (a printed GRAND TOTAL scores about 10). */
+const AGREED = 2.5;
 
 /** A total that fails a sanity check stays below the retry threshold (combine.ts RETRY_BELOW). */
 const DOUBTFUL = 0.55;
