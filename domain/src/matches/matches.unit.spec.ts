@@ -3,7 +3,7 @@ import { fold } from '../core/decider';
 import type { MatchEvidence } from '../matching';
 import { matchingDecider, type MatchEvent, type MatchingCommand } from './matches';
 
-const evidence = { amountDiffCents: 0, amountRatio: 1, amountKind: 'exact', daysBetween: 1, merchantSimilarity: 1, uploaderIsCardHolder: true, reasons: [] } as unknown as MatchEvidence;
+const evidence: MatchEvidence = { amountDiffCents: 0, amountRatio: 1, amountKind: 'exact', daysBetween: 1, merchantSimilarity: 1, uploaderIsCardHolder: true, reasons: [] };
 
 /** A tiny event-sourced harness: each command is decided on the fold of all earlier events. */
 function stream() {
