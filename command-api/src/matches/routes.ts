@@ -159,8 +159,10 @@ export function matchRouter(deps: MatchDeps): Router {
     const ctx = ctxOf(res);
     const b = ManualBody.parse(req.body ?? {});
     const [r, t] = await Promise.all([deps.receipt(ctx.companyId!, b.receiptId), deps.transaction(ctx.companyId!, b.transactionId)]);
-    if (!r) throw new NotFoundError('Receipt not found', 'receipt_not_found');
-    if (!t) throw new NotFoundError('Transaction not found', 'transaction_not_found');
+    // A non-admin links only two records of her own; another member's record answers as missing.
+    const mine = (owner: string) => ctx.role === 'admin' || owner === ctx.userId;
+    if (!r || !mine(r.owner)) throw new NotFoundError('Receipt not found', 'receipt_not_found');
+    if (!t || !mine(t.owner)) throw new NotFoundError('Transaction not found', 'transaction_not_found');
     const score = scoreMatch(r, t);
     const evidence = score?.evidence ?? { amountDiffCents: null, amountRatio: null, amountKind: 'unknown', daysBetween: null, merchantSimilarity: null, uploaderIsCardHolder: null, reasons: ['Matched by hand'] };
     let matchId = '';

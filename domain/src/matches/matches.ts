@@ -99,9 +99,9 @@ function setStatus(state: MatchingState, matchId: string, status: MatchStatus): 
   if (status === 'rejected') state.rejected.add(key);
 }
 
-/** Non-admins act on matches of their own receipts or their own transactions. */
+/** Non-admins act only on matches both sides of which are theirs: another member's record is never theirs to link or see. */
 function mayAct(role: Role, by: string, side: Side): boolean {
-  return role === 'admin' || side.receiptOwner === by || side.transactionOwner === by;
+  return role === 'admin' || (side.receiptOwner === by && side.transactionOwner === by);
 }
 
 /** Pending suggestions that share a side with a pair: they are withdrawn when the pair is confirmed. */

@@ -100,6 +100,21 @@ describe('matching stream decider', () => {
     expect(s.act('ConfirmMatch', 'm1', 'user', 'alice').map((e) => e.type)).toEqual(['MatchConfirmed']);
   });
 
+  it('refuses a member a match or a manual link one side of which belongs to someone else', () => {
+    const s = stream();
+    s.auto([['r1', 't1']]);
+    const half = { receiptName: 'r.jpg', receiptOwner: 'bob', transactionOwner: 'alice' };
+    for (const type of ['ConfirmMatch', 'RejectMatch', 'DeleteMatch'] as const) {
+      expect(() => s.run({ type, companyId: 'c', by: 'bob', role: 'user', matchId: 'm1', side: half })).toThrow(/not found/);
+      expect(() => s.run({ type, companyId: 'c', by: 'bob', role: 'manager', matchId: 'm1', side: half })).toThrow(/not found/);
+    }
+    const manual = (by: string, role: 'admin' | 'user') =>
+      s.run({ type: 'CreateManualMatch', companyId: 'c', by, role, receiptId: 'r2', transactionId: 't2', confidence: 0, evidence, side: half, newId: s.newId });
+    expect(() => manual('bob', 'user')).toThrow(/not found/);
+    expect(() => manual('alice', 'user')).toThrow(/not found/);
+    expect(manual('admin', 'admin').map((e) => e.type)).toEqual(['MatchesSuggested', 'MatchConfirmed']);
+  });
+
   it('drops the matches of a deleted receipt: pending ones withdrawn, confirmed ones deleted', () => {
     const s = stream();
     s.run({ type: 'ApplyAutoMatch', companyId: 'c', by: 'system', threshold: 60, origin: 'find', newId: s.newId, scope: 'proposals-only',

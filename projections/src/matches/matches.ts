@@ -111,13 +111,13 @@ export async function toMatchViews(store: ReadStore, docs: MatchDoc[]): Promise<
   });
 }
 
-/** Matches a member may see: all for admins; for others those of their receipts or transactions. */
+/** Matches a member may see: all for admins; for others those both sides of which are theirs. */
 export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }): Promise<MatchDoc[]> {
   const docs = await store.collection<MatchDoc>(MATCHES).find({ companyId, status: { $in: statuses } }, { sort: { confidence: -1, suggested_at: -1 } });
   if (!scope.userId) return docs;
   const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
   const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;
-  return docs.filter((d) => receipts.get(d.receiptId)?.userId === scope.userId || txs.get(d.transactionId)?.userId === scope.userId);
+  return docs.filter((d) => receipts.get(d.receiptId)?.userId === scope.userId && txs.get(d.transactionId)?.userId === scope.userId);
 }
 
 export async function getMatch(store: ReadStore, companyId: string, id: string): Promise<MatchDoc | null> {
