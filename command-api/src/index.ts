@@ -8,6 +8,7 @@ export * from './http/errors';
 export * from './http/context';
 export * from './http/access';
 export * from './http/rate-limit';
+export * from './http/params';
 export * from './accounts/lookup';
 export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
 export { companyRouter, type CompanyDeps } from './companies/routes';

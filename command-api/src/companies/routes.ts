@@ -6,6 +6,7 @@ import { send } from '../core/http';
 import type { AccountViews } from '../core/views';
 import { companyStream, userIdByEmail } from '../accounts/lookup';
 import { companyFromPath, requireCompany, type AccessReader } from '../http/context';
+import { validIdParams } from '../http/params';
 
 export interface CompanyDeps {
   bus: CommandBus;
@@ -29,7 +30,7 @@ const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Company commands for the current company (X-Company-ID) and for /companies/:id. */
 export function companyRouter(deps: CompanyDeps): Router {
   const { bus, events, views } = deps;
-  const router = Router();
+  const router = validIdParams(Router());
   const current = requireCompany();
   const byPath = companyFromPath(deps.access);
 

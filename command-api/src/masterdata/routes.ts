@@ -6,6 +6,7 @@ import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
+import { validIdParams } from '../http/params';
 
 export const masterStream = (companyId: string) => `masterdata-${companyId}`;
 
@@ -31,7 +32,7 @@ function kindOf(value: unknown): MasterKind {
 /** Add, update and delete master data items (admin only; the decider checks the role). */
 export function masterDataRouter(deps: MasterDataDeps): Router {
   const { bus } = deps;
-  const router = Router();
+  const router = validIdParams(Router());
   const company = requireCompany();
 
   router.post('/masterdata/:kind', company, async (req, res) => {
@@ -41,8 +42,8 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
       const events = masterDataDecider.decide({ type: 'AddItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);
-      const added = events.reduce(masterDataDecider.evolve, s.state).items[kind][id]!;
-      const categoryName = added.categoryId ? s.state.items.categories[added.categoryId]?.name ?? null : undefined;
+      const added = events.reduce(masterDataDecider.evolve, s.state).items[kind].get(id)!;
+      const categoryName = added.categoryId ? s.state.items.categories.get(added.categoryId)?.name ?? null : undefined;
       return {
         status: 201,
         appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
@@ -58,8 +59,8 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
       const events = masterDataDecider.decide({ type: 'UpdateItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);
-      const after = events.reduce(masterDataDecider.evolve, s.state).items[kind][id]!;
-      const categoryName = after.categoryId ? s.state.items.categories[after.categoryId]?.name ?? null : undefined;
+      const after = events.reduce(masterDataDecider.evolve, s.state).items[kind].get(id)!;
+      const categoryName = after.categoryId ? s.state.items.categories.get(after.categoryId)?.name ?? null : undefined;
       return {
         appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
         body: { id, name: after.name, ...(after.categoryId ? { category_id: after.categoryId, category_name: categoryName } : {}) },

@@ -21,6 +21,7 @@ import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { ctxOf, requireCompany } from '../http/context';
+import { validIdParams } from '../http/params';
 
 /** A receipt as matching needs it, with its owner and file name. */
 export interface MatchReceipt extends ReceiptInput {
@@ -107,7 +108,7 @@ const FIND_LIMIT = 5;
 
 export function matchRouter(deps: MatchDeps): Router {
   const { bus } = deps;
-  const router = Router();
+  const router = validIdParams(Router());
   const company = requireCompany();
   const scopeOf = (ctx: RequestContext) => (ctx.role === 'admin' ? {} : { userId: ctx.userId! });
 

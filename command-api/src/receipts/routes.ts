@@ -26,6 +26,7 @@ import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { ctxOf, requireCompany } from '../http/context';
+import { validIdParams } from '../http/params';
 import { forgetReceiptAppends } from '../matches/routes';
 
 export const receiptStream = (id: string) => `receipt-${id}`;
@@ -166,7 +167,7 @@ interface ReceivedFile {
 /** Receipt writes: presign, commit, multipart upload, correct, re-read, delete. */
 export function receiptRouter(deps: ReceiptDeps): Router {
   const { bus } = deps;
-  const router = Router();
+  const router = validIdParams(Router());
   const company = requireCompany();
   const now = deps.now ?? Date.now;
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fields: 10 } });

@@ -17,6 +17,7 @@ import {
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { requireCompany } from '../http/context';
+import { validIdParams } from '../http/params';
 import { forgetTransactionAppends } from '../matches/routes';
 
 export const transactionStream = (id: string) => `transaction-${id}`;
@@ -80,7 +81,7 @@ export async function loadTransaction(deps: TransactionDeps, companyId: string, 
 /** Transaction edits and deletes (reads are in query-api; imports in ./import.ts). */
 export function transactionRouter(deps: TransactionDeps): Router {
   const { bus } = deps;
-  const router = Router();
+  const router = validIdParams(Router());
   const company = requireCompany();
 
   const plan = (ctx: RequestContext, id: string, command: (s: TransactionState) => Parameters<ReturnType<typeof transactionDecider>['decide']>[0], body: (after: Record<string, unknown> | null) => unknown) =>

@@ -12,7 +12,7 @@ export type CompanyEvent =
 
 export type CompanyState =
   | { status: 'none' }
-  | { status: 'active'; companyId: string; name: string; domain: string | null; members: Record<string, Role> };
+  | { status: 'active'; companyId: string; name: string; domain: string | null; members: ReadonlyMap<string, Role> };
 
 export type CompanyCommand =
   | { type: 'RegisterCompany'; companyId: string; name: string; adminUserId: string; now: string }
@@ -24,7 +24,7 @@ export type CompanyCommand =
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 function requireAdmin(state: Extract<CompanyState, { status: 'active' }>, actorId: string, what: string): void {
-  const role = state.members[actorId];
+  const role = state.members.get(actorId);
   if (!role) throw new ForbiddenError('You are not a member of this company', 'not_a_member');
   if (role !== 'admin') throw new ForbiddenError(`Only company admins can ${what}`, 'admin_required');
 }
@@ -44,7 +44,7 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
   initialState: () => ({ status: 'none' }),
   evolve(state, event) {
     if (event.type === 'CompanyRegistered') {
-      return { status: 'active', companyId: event.data.companyId, name: event.data.name, domain: null, members: {} };
+      return { status: 'active', companyId: event.data.companyId, name: event.data.name, domain: null, members: new Map() };
     }
     if (state.status !== 'active') return state;
     switch (event.type) {
@@ -52,9 +52,10 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
         return { ...state, name: event.data.name, domain: event.data.domain };
       case 'MemberJoined':
       case 'MemberRoleChanged':
-        return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
+        return { ...state, members: new Map(state.members).set(event.data.userId, event.data.role) };
       case 'MemberRemoved': {
-        const { [event.data.userId]: _removed, ...members } = state.members;
+        const members = new Map(state.members);
+        members.delete(event.data.userId);
         return { ...state, members };
       }
     }
@@ -85,14 +86,14 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
       case 'InviteMember': {
         requireAdmin(state, command.actorId, 'invite users');
         checkRole(command.role);
-        if (state.members[command.userId]) throw new ConflictError('This user is already a member of the company', 'already_member');
+        if (state.members.has(command.userId)) throw new ConflictError('This user is already a member of the company', 'already_member');
         return [{ type: 'MemberJoined', data: { companyId, userId: command.userId, role: command.role, invitedBy: command.actorId, joinedAt: command.now } }];
       }
       case 'ChangeMemberRole': {
         if (command.actorId === command.userId) throw new ForbiddenError('You cannot change your own role', 'own_role');
         requireAdmin(state, command.actorId, 'change roles');
         checkRole(command.role);
-        const previousRole = state.members[command.userId];
+        const previousRole = state.members.get(command.userId);
         if (!previousRole) throw new NotFoundError('User is not a member of this company', 'member_not_found');
         if (previousRole === command.role) return [];
         return [{ type: 'MemberRoleChanged', data: { companyId, userId: command.userId, role: command.role, previousRole, changedBy: command.actorId } }];
@@ -100,7 +101,7 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
       case 'RemoveMember': {
         if (command.actorId === command.userId) throw new ForbiddenError('You cannot remove yourself from the company', 'remove_self');
         requireAdmin(state, command.actorId, 'remove users');
-        if (!state.members[command.userId]) throw new NotFoundError('User is not a member of this company', 'member_not_found');
+        if (!state.members.has(command.userId)) throw new NotFoundError('User is not a member of this company', 'member_not_found');
         return [{ type: 'MemberRemoved', data: { companyId, userId: command.userId, removedBy: command.actorId } }];
       }
     }

@@ -23,7 +23,8 @@ export interface MasterItem {
 }
 
 export interface MasterDataState {
-  items: Record<MasterKind, Record<string, MasterItem>>;
+  /** Maps, never plain objects: ids come from requests, and `__proto__` must not be found. */
+  items: Record<MasterKind, ReadonlyMap<string, MasterItem>>;
 }
 
 export interface ImportRow {
@@ -51,7 +52,7 @@ const key = (name: string) => normaliseName(name).toLowerCase();
 
 export function findByName(state: MasterDataState, kind: MasterKind, name: string): string | undefined {
   const k = key(name);
-  for (const [id, item] of Object.entries(state.items[kind])) if (key(item.name) === k) return id;
+  for (const [id, item] of state.items[kind]) if (key(item.name) === k) return id;
   return undefined;
 }
 
@@ -74,21 +75,21 @@ function checkUnique(state: MasterDataState, kind: MasterKind, name: string, exc
 function checkCategory(state: MasterDataState, kind: MasterKind, categoryId: string | undefined): void {
   if (kind !== 'cost_codes') return;
   if (!categoryId) throw new ValidationError('Choose the category this cost code belongs to.', [{ field: 'category_id', message: 'Choose the category this cost code belongs to.' }]);
-  if (!state.items.categories[categoryId]) throw new ValidationError('That category does not exist.', [{ field: 'category_id', message: 'That category does not exist.' }]);
+  if (!state.items.categories.has(categoryId)) throw new ValidationError('That category does not exist.', [{ field: 'category_id', message: 'That category does not exist.' }]);
 }
 
 export const masterDataDecider: Decider<MasterDataState, MasterDataCommand, MasterDataEvent> = {
-  initialState: () => ({ items: { categories: {}, job_numbers: {}, cost_codes: {} } }),
+  initialState: () => ({ items: { categories: new Map(), job_numbers: new Map(), cost_codes: new Map() } }),
   evolve(state, event) {
     const { kind, id } = event.data;
-    const items = { ...state.items[kind] };
+    const items = new Map(state.items[kind]);
     switch (event.type) {
       case 'MasterItemAdded':
       case 'MasterItemUpdated':
-        items[id] = { name: event.data.name, ...(event.data.categoryId ? { categoryId: event.data.categoryId } : {}) };
+        items.set(id, { name: event.data.name, ...(event.data.categoryId ? { categoryId: event.data.categoryId } : {}) });
         break;
       case 'MasterItemDeleted':
-        delete items[id];
+        items.delete(id);
         break;
     }
     return { items: { ...state.items, [kind]: items } };
@@ -104,7 +105,7 @@ export const masterDataDecider: Decider<MasterDataState, MasterDataCommand, Mast
         return [{ type: 'MasterItemAdded', data: { companyId, kind, id: command.id, name, ...(kind === 'cost_codes' ? { categoryId: command.categoryId! } : {}) } }];
       }
       case 'UpdateItem': {
-        const current = state.items[kind][command.id];
+        const current = state.items[kind].get(command.id);
         if (!current) throw new NotFoundError(`That ${MASTER_LABEL[kind].one} does not exist.`, 'item_not_found');
         const name = checkName(command.name);
         checkUnique(state, kind, name, command.id);
@@ -114,13 +115,13 @@ export const masterDataDecider: Decider<MasterDataState, MasterDataCommand, Mast
         return [{ type: 'MasterItemUpdated', data: { companyId, kind, id: command.id, name, ...(categoryId ? { categoryId } : {}) } }];
       }
       case 'DeleteItem': {
-        const current = state.items[kind][command.id];
+        const current = state.items[kind].get(command.id);
         if (!current) throw new NotFoundError(`That ${MASTER_LABEL[kind].one} does not exist.`, 'item_not_found');
         if (command.inUse > 0) {
           throw new ConflictError(`"${current.name}" is used by ${command.inUse} transaction${command.inUse === 1 ? '' : 's'} and cannot be deleted.`, 'item_in_use');
         }
         if (kind === 'categories') {
-          const codes = Object.values(state.items.cost_codes).filter((c) => c.categoryId === command.id).length;
+          const codes = [...state.items.cost_codes.values()].filter((c) => c.categoryId === command.id).length;
           if (codes > 0) throw new ConflictError(`"${current.name}" has ${codes} cost code${codes === 1 ? '' : 's'}; delete or move them first.`, 'category_has_cost_codes');
         }
         return [{ type: 'MasterItemDeleted', data: { companyId, kind, id: command.id } }];

@@ -35,7 +35,7 @@ function fieldPredicate(path: string, cond: unknown): Predicate | undefined {
   }
   const parts: Predicate[] = [];
   for (const [op, arg] of Object.entries(cond)) {
-    if (op in RANGE) {
+    if (Object.hasOwn(RANGE, op)) {
       if (typeof arg !== 'number' && typeof arg !== 'string') return undefined;
       const ok = RANGE[op]!;
       parts.push((d) => {

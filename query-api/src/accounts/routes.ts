@@ -1,13 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import { NotFoundError, UnauthorizedError, type RequestContext } from '@paperlink/domain';
-import { companyFromPath, requireCompany, type AccessReader } from '@paperlink/command-api';
+import { companyFromPath, requireCompany, validIdParams, type AccessReader } from '@paperlink/command-api';
 import type { AccountViewsImpl } from './views';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
 
 /** Reads for the signed-in user: profile, their companies, a company's team. */
 export function accountQueryRouter(views: AccountViewsImpl, access: AccessReader): Router {
-  const router = Router();
+  const router = validIdParams(Router());
 
   router.get('/auth/profile', async (_req, res) => {
     const ctx = ctxOf(res);

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError, type BlobStore, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { requireCompany } from '@paperlink/command-api';
+import { requireCompany, validIdParams } from '@paperlink/command-api';
 import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -57,7 +57,7 @@ export async function receiptDuplicates(store: ReadStore, doc: ReceiptDoc): Prom
 /** Receipt reads. Admins see the company's; everyone else only their own. */
 export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
   const { store, blobs } = deps;
-  const router = Router();
+  const router = validIdParams(Router());
   const company = requireCompany();
 
   const visible = async (res: Response, id: string): Promise<ReceiptDoc> => {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { requireCompany } from '@paperlink/command-api';
+import { requireCompany, validIdParams } from '@paperlink/command-api';
 import { getTransaction, listMasterItems, listTransactions, toTransactionViews, TRANSACTION_SORTS, type TransactionSort } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -21,7 +21,7 @@ export const TransactionListQuery = z.object({
   maxAmount: amount,
   status: z.preprocess(blankToUndefined, z.enum(['matched', 'unmatched'], { error: 'Status is matched or unmatched' }).optional()),
   sortBy: z.preprocess(
-    (v) => (typeof v === 'string' && v in SORT_ALIASES ? SORT_ALIASES[v] : blankToUndefined(v)),
+    (v) => (typeof v === 'string' && Object.hasOwn(SORT_ALIASES, v) ? SORT_ALIASES[v] : blankToUndefined(v)),
     z.enum(Object.keys(TRANSACTION_SORTS) as [TransactionSort, ...TransactionSort[]], { error: 'Unknown sort field' }).default('transaction_date'),
   ),
   sortOrder: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : blankToUndefined(v)), z.enum(['asc', 'desc']).default('desc')),
@@ -29,7 +29,7 @@ export const TransactionListQuery = z.object({
 
 /** Transaction reads. Admins see the company's; everyone else only their own. */
 export function transactionQueryRouter(store: ReadStore): Router {
-  const router = Router();
+  const router = validIdParams(Router());
   const categoryIds = async (companyId: string) =>
     new Map((await listMasterItems(store, companyId, 'categories')).map((c) => [c.name.toLowerCase(), c.id]));
 
