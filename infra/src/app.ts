@@ -117,10 +117,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       blobs,
       uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
       checkPdf: async (bytes: Buffer) => (await import('./receipts/pdf-check')).checkPdfHasContent(bytes),
-      sameBytes: async (companyId: string, sha256: string) => (await receiptsWithBytes(readStore, companyId, sha256))[0]?._id ?? null,
-      view: async (companyId: string, id: string) => {
+      sameBytes: async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null,
+      view: async (companyId: string, id: string, scope: { userId?: string } = {}) => {
         const doc = await getReceipt(readStore, companyId, id);
-        return doc ? ((await toReceiptViews(readStore, [doc]))[0] as unknown as Record<string, unknown>) : null;
+        return doc ? ((await toReceiptViews(readStore, [doc], scope))[0] as unknown as Record<string, unknown>) : null;
       },
     };
     const asMatchReceipt = (d: ReceiptDoc) => ({ id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId, owner: d.userId, name: d.original_filename });

@@ -41,10 +41,10 @@ export interface ReceiptDeps {
   blobs: BlobStore;
   /** Secret for signing direct-upload URLs. */
   uploadSecret: Uint8Array;
-  /** Another live receipt of the company with these bytes. */
-  sameBytes(companyId: string, sha256: string): Promise<string | null>;
-  /** The receipt as the API shows it. */
-  view(companyId: string, id: string): Promise<Record<string, unknown> | null>;
+  /** Another live receipt with these bytes: of the company, or of one member when `userId` is set. */
+  sameBytes(companyId: string, sha256: string, scope: { userId?: string }): Promise<string | null>;
+  /** The receipt as the API shows it (to one member when `userId` is set). */
+  view(companyId: string, id: string, scope?: { userId?: string }): Promise<Record<string, unknown> | null>;
   /** Refuses a PDF with nothing in it to read (before anything is stored). */
   checkPdf?: (bytes: Buffer) => Promise<void>;
   /** The clock, in milliseconds (tests move it). */
@@ -173,7 +173,8 @@ export function receiptRouter(deps: ReceiptDeps): Router {
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fields: 10 } });
 
   const uploadPlan = (ctx: RequestContext, id: string, file: Omit<ReceivedFile, 'key' | 'companyId' | 'userId'>, originalName: string, via: 'direct' | 'multipart') => async (): Promise<Plan> => {
-    const duplicateOf = await deps.sameBytes(ctx.companyId!, file.sha256);
+    // Only a receipt the uploader may see is named (admins: the company's; others: their own).
+    const duplicateOf = await deps.sameBytes(ctx.companyId!, file.sha256, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     const data = {
       receiptId: id,
       companyId: ctx.companyId!,

@@ -172,9 +172,9 @@ export async function getReceipt(store: ReadStore, companyId: string, id: string
   return store.collection<ReceiptDoc>(RECEIPTS).findOne({ _id: id, companyId });
 }
 
-/** Receipts of a company with the same bytes. */
-export async function receiptsWithBytes(store: ReadStore, companyId: string, sha256: string): Promise<ReceiptDoc[]> {
-  return store.collection<ReceiptDoc>(RECEIPTS).find({ companyId, sha256 }, { sort: { upload_date: 1 } });
+/** Receipts of a company (of one member when `userId` is set) with the same bytes. */
+export async function receiptsWithBytes(store: ReadStore, companyId: string, sha256: string, scope: { userId?: string } = {}): Promise<ReceiptDoc[]> {
+  return store.collection<ReceiptDoc>(RECEIPTS).find({ companyId, sha256, ...(scope.userId ? { userId: scope.userId } : {}) }, { sort: { upload_date: 1 } });
 }
 
 /** The receipt as the API returns it (spec section 3). */
@@ -205,8 +205,14 @@ export interface ReceiptView {
   updated_at: string;
 }
 
-export async function toReceiptViews(store: ReadStore, docs: ReceiptDoc[]): Promise<ReceiptView[]> {
+/**
+ * Receipts as the API shows them. For a viewer scoped to one member (`userId`), `duplicate_of`
+ * names only a receipt of theirs (uploads before the scoped check may name another's).
+ */
+export async function toReceiptViews(store: ReadStore, docs: ReceiptDoc[], scope: { userId?: string } = {}): Promise<ReceiptView[]> {
   const users = await getUsers(store, [...new Set(docs.map((d) => d.userId))]);
+  const earlier = scope.userId ? ((await store.getMany(RECEIPTS, [...new Set(docs.flatMap((d) => (d.duplicate_of ? [d.duplicate_of] : [])))])) as Map<string, ReceiptDoc>) : null;
+  const duplicateOf = (d: ReceiptDoc) => (d.duplicate_of && earlier && earlier.get(d.duplicate_of)?.userId !== scope.userId ? null : d.duplicate_of);
   return docs.map((d) => {
     const u = users.get(d.userId);
     return {
@@ -224,7 +230,7 @@ export async function toReceiptViews(store: ReadStore, docs: ReceiptDoc[]): Prom
       failure_reason: d.failure_reason,
       match_count: d.match_count,
       match_status: d.match_count > 0 ? 'matched' : 'unmatched',
-      duplicate_of: d.duplicate_of,
+      duplicate_of: duplicateOf(d),
       ocr_source: d.ocr_source,
       ocr_confidence: d.ocr_confidence,
       field_confidence: d.field_confidence,

@@ -33,12 +33,16 @@ export interface ReceiptQueryDeps {
 /** Merchant names compared loosely: case, punctuation and spacing ignored. */
 const looseName = (s: string | null) => (s ?? '').toUpperCase().replace(/[^A-Z0-9]+/g, '');
 
-/** Same bytes, or the same merchant, date and amount: the same purchase sent twice. */
-export async function receiptDuplicates(store: ReadStore, doc: ReceiptDoc): Promise<Array<{ id: string; original_filename: string; upload_date: string; reason: 'same_file' | 'same_details'; extracted_merchant: string | null; extracted_date: string | null; extracted_amount: number | null }>> {
+/**
+ * Same bytes, or the same merchant, date and amount: the same purchase sent twice. Only
+ * receipts the caller may see: the company's, or one member's when `userId` is set.
+ */
+export async function receiptDuplicates(store: ReadStore, doc: ReceiptDoc, scope: { userId?: string } = {}): Promise<Array<{ id: string; original_filename: string; upload_date: string; reason: 'same_file' | 'same_details'; extracted_merchant: string | null; extracted_date: string | null; extracted_amount: number | null }>> {
   const coll = store.collection<ReceiptDoc>(RECEIPTS);
-  const sameFile = await coll.find({ companyId: doc.companyId, sha256: doc.sha256 });
+  const own = { companyId: doc.companyId, ...(scope.userId ? { userId: scope.userId } : {}) };
+  const sameFile = await coll.find({ ...own, sha256: doc.sha256 });
   const sameDetails = doc.extractedCents !== null && doc.extracted_date !== null
-    ? (await coll.find({ companyId: doc.companyId, extractedCents: doc.extractedCents, extracted_date: doc.extracted_date })).filter((d) => {
+    ? (await coll.find({ ...own, extractedCents: doc.extractedCents, extracted_date: doc.extracted_date })).filter((d) => {
         const a = looseName(d.extracted_merchant);
         const b = looseName(doc.extracted_merchant);
         return a === '' || b === '' || a.includes(b) || b.includes(a);
@@ -80,12 +84,13 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     const userId = ctx.role === 'admin' ? q.userId : ctx.userId!;
     const { userId: _ignored, ...rest } = q;
     const { docs, total, pages } = await listReceipts(store, { ...rest, companyId: ctx.companyId!, ...(userId ? { userId } : {}) });
-    res.json({ receipts: await toReceiptViews(store, docs), pagination: { page: q.page, limit: q.limit, total, pages } });
+    res.json({ receipts: await toReceiptViews(store, docs, ctx.role === 'admin' ? {} : { userId: ctx.userId! }), pagination: { page: q.page, limit: q.limit, total, pages } });
   });
 
   router.get('/receipts/:id', company, async (req, res) => {
     const doc = await visible(res, String(req.params.id));
-    const [view] = await toReceiptViews(store, [doc]);
+    const ctx = ctxOf(res);
+    const [view] = await toReceiptViews(store, [doc], ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     res.json({ receipt: view });
   });
 
@@ -118,7 +123,8 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
 
   const duplicates = async (req: { params: Record<string, string> }, res: Response) => {
     const doc = await visible(res, String(req.params.id));
-    const found = await receiptDuplicates(store, doc);
+    const ctx = ctxOf(res);
+    const found = await receiptDuplicates(store, doc, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     res.json({ duplicateAnalysis: { isDuplicate: found.length > 0, duplicates: found } });
   };
   router.get('/receipts/:id/duplicates', company, (req, res) => duplicates(req as never, res));
