@@ -187,7 +187,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
 
 /** Account routes for a signed-in user. */
 export function accountRouter(deps: AccountDeps): Router {
-  const { bus, hasher, views } = deps;
+  const { bus, events, hasher, views } = deps;
   const router = Router();
 
   router.post('/auth/logout-all', async (req, res) => {
@@ -223,10 +223,22 @@ export function accountRouter(deps: AccountDeps): Router {
     const currentPasswordValid = current.state.status === 'registered' && (await hasher.verify(current.state.passwordHash, body.currentPassword));
     const newPasswordHash = currentPasswordValid ? await hasher.hash(body.newPassword) : '';
     await send(req, res, bus, async (c): Promise<Plan> => {
+      const now = c.now.toISOString();
       const user = await bus.load(userStream(c.userId!), userDecider);
+      const changed = userDecider.decide({ type: 'ChangePassword', currentPasswordValid, newPasswordHash, now }, user.state);
+      // Every other session of the user ends (ASVS 3.3.3); the caller's own goes on. Sessions start
+      // only in appends to the user stream, which this plan appends to at the revision just read:
+      // with the read models caught up to the log as it is now, none can be missed (a sign-in
+      // appended in between makes this append conflict and the plan run again).
+      await bus.caughtUp(await events.headPosition());
+      const others = (await views.activeSessions(c.userId!, now)).filter((id) => id !== c.sessionId);
+      const revocations = await Promise.all(others.map(async (id) => {
+        const session = await bus.load(sessionStream(id), sessionDecider);
+        return { streamId: sessionStream(id), expectedRevision: session.expected, events: sessionDecider.decide({ type: 'RevokeSession', reason: 'password_changed', now }, session.state) };
+      }));
       return {
-        appends: [{ streamId: userStream(c.userId!), expectedRevision: user.expected, events: userDecider.decide({ type: 'ChangePassword', currentPasswordValid, newPasswordHash, now: c.now.toISOString() }, user.state) }],
-        body: { success: true, message: 'Password changed successfully' },
+        appends: [{ streamId: userStream(c.userId!), expectedRevision: user.expected, events: changed }, ...revocations],
+        body: { success: true, message: 'Password changed successfully', otherSessionsEnded: revocations.filter((r) => r.events.length > 0).length },
       };
     });
   });

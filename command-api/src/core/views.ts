@@ -34,4 +34,6 @@ export interface AccountViews {
   companies(userId: string): Promise<CompanyView[]>;
   company(companyId: string, userId: string): Promise<CompanyView | null>;
   member(companyId: string, userId: string): Promise<{ id: string; firstName: string; lastName: string; email: string; role: Role } | null>;
+  /** Ids of the user's sessions that are neither revoked nor expired at `now` (ISO). */
+  activeSessions(userId: string, now: string): Promise<string[]>;
 }

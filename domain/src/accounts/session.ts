@@ -7,7 +7,7 @@ export const REFRESH_GRACE_MS = 10_000;
 export type SessionEvent =
   | { type: 'SessionStarted'; data: { sessionId: string; userId: string; startedAt: string; expiresAt: string } }
   | { type: 'SessionRefreshed'; data: { sessionId: string; generation: number; at: string; expiresAt: string } }
-  | { type: 'SessionRevoked'; data: { sessionId: string; reason: 'logout' | 'reuse_detected' | 'all_devices'; at: string } };
+  | { type: 'SessionRevoked'; data: { sessionId: string; reason: 'logout' | 'reuse_detected' | 'all_devices' | 'password_changed'; at: string } };
 
 export type SessionState =
   | { status: 'none' }
@@ -17,7 +17,7 @@ export type SessionCommand =
   | { type: 'StartSession'; sessionId: string; userId: string; now: string; expiresAt: string }
   /** Present a refresh token of `generation`; on success the session moves to a new generation. */
   | { type: 'RefreshSession'; generation: number; now: string; expiresAt: string; userSessionsRevokedAt?: string }
-  | { type: 'RevokeSession'; reason: 'logout' | 'all_devices'; now: string };
+  | { type: 'RevokeSession'; reason: 'logout' | 'all_devices' | 'password_changed'; now: string };
 
 /** What a refresh decided, read off the events (the generation whose token to hand out). */
 export function refreshOutcome(state: SessionState, events: SessionEvent[]): number | undefined {

@@ -35,3 +35,9 @@ export const sessionsProjection: Projection = {
 export async function getSession(store: ReadStore, id: string): Promise<SessionDoc | null> {
   return store.collection<SessionDoc>(SESSIONS).findOne({ _id: id });
 }
+
+/** The user's sessions that are neither revoked nor expired at `now` (an ISO time). */
+export async function activeSessionsOfUser(store: ReadStore, userId: string, now: string): Promise<SessionDoc[]> {
+  const docs = await store.collection<SessionDoc>(SESSIONS).find({ userId });
+  return docs.filter((d) => !d.revoked && d.expiresAt > now);
+}

@@ -1,5 +1,5 @@
 import type { ReadStore, Role } from '@paperlink/domain';
-import { COMPANY_STATS, getCompanies, getMembership, getUser, getUsers, membershipsOfUser, type CompanyDoc, type CompanyStatsDoc } from '@paperlink/projections';
+import { activeSessionsOfUser, COMPANY_STATS, getCompanies, getMembership, getUser, getUsers, membershipsOfUser, type CompanyDoc, type CompanyStatsDoc } from '@paperlink/projections';
 
 export interface CompanyView {
   id: string;
@@ -77,6 +77,9 @@ export function accountViews(store: ReadStore) {
       const m = await getMembership(store, companyId, userId);
       const u = m && (await getUser(store, userId));
       return m && u ? { id: userId, firstName: u.firstName, lastName: u.lastName, email: u.email, role: m.role } : null;
+    },
+    async activeSessions(userId: string, now: string): Promise<string[]> {
+      return (await activeSessionsOfUser(store, userId, now)).map((s) => s._id);
     },
     async members(companyId: string) {
       const memberships = await store.collection('memberships').find({ companyId }, { sort: { joinedAt: 1 } });
