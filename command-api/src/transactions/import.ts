@@ -9,6 +9,7 @@ import {
   ledgerDecider,
   parseBankStatement,
   assignRowsToMembers,
+  importAssignees,
   ValidationError,
   AppError,
   type ColumnMapping,
@@ -100,7 +101,7 @@ export function importRouter(deps: ImportDeps): Router {
     const file = req.file;
     if (!file) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'file_required');
     if (!/\.csv$/i.test(file.originalname)) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'not_csv');
-    const ctx = res.locals.ctx as { companyId: string; userId: string };
+    const ctx = res.locals.ctx as { companyId: string; userId: string; role: Role };
     const fileHash = createHash('sha256').update(file.buffer).digest('hex');
     const bodyMapping = parseMapping((req.body as Record<string, unknown> | undefined)?.mapping);
     let parsed = parseBankStatement(file.buffer, bodyMapping ? { mapping: bodyMapping } : {});
@@ -111,9 +112,9 @@ export function importRouter(deps: ImportDeps): Router {
       mapping = saved;
       parsed = parseBankStatement(file.buffer, { mapping: saved });
     }
-    const members = await deps.members(ctx.companyId);
-    const admin = members.find((m) => m.role === 'admin') ?? members[0]!;
-    const assignment = assignRowsToMembers(parsed.rows, members, admin.userId);
+    // A non-admin's rows are always her own, and her answer names no other member.
+    const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
+    const assignment = assignRowsToMembers(parsed.rows, members, fallbackId);
     const rows = parsed.rows.map((r, i) => {
       const a = assignment.details[i]!;
       return {

@@ -3,7 +3,7 @@ export { CsvFileError } from './errors';
 export type { CsvFileErrorCode } from './errors';
 export { transactionDedupKey, dedupeWithinFile, normalizeDescription } from './dedupe';
 export type { DedupableRow, DedupeResult, SkippedDuplicate } from './dedupe';
-export { assignRowsToMembers } from './members';
+export { assignRowsToMembers, importAssignees } from './members';
 export type { AssignmentDetail, AssignmentResult, AssignmentStatus, Member, NamedRow } from './members';
 export { parseMasterDataCsv, masterDataKey, MASTER_CSV_MAX_BYTES } from './master-data';
 export type { MasterDataKind, MasterDataParseResult, MasterDataRow } from './master-data';

@@ -44,6 +44,20 @@ export interface AssignmentResult {
   totals: { matched: number; unmatched: number; adminAssigned: number };
 }
 
+/**
+ * Whom an importer's rows may go to. An admin's rows go to the member each line names, else
+ * to the company admin. Everyone else's rows are always their own: the names on the lines are
+ * read against the importer alone, so no other member is looked up, assigned or named.
+ */
+export function importAssignees(members: readonly Member[], importer: { userId: string; role: Role }): { members: Member[]; fallbackId: string } {
+  if (importer.role === 'admin') {
+    const admin = members.find((m) => m.role === 'admin') ?? members.find((m) => m.userId === importer.userId);
+    return { members: [...members], fallbackId: admin?.userId ?? importer.userId };
+  }
+  const self = members.find((m) => m.userId === importer.userId) ?? { userId: importer.userId, firstName: '', lastName: '', role: importer.role };
+  return { members: [self], fallbackId: self.userId };
+}
+
 export function assignRowsToMembers(rows: readonly NamedRow[], members: readonly Member[], fallbackAdminId: string): AssignmentResult {
   const admin = members.find((m) => m.userId === fallbackAdminId);
   const adminName = admin ? displayName(admin) : '';

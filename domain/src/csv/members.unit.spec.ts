@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignRowsToMembers } from './members';
+import { assignRowsToMembers, importAssignees } from './members';
 import type { Member } from './members';
 
 const members: Member[] = [
@@ -61,5 +61,30 @@ describe('assignRowsToMembers', () => {
     expect(details.map((d) => d.row)).toEqual(rows.map((r) => r.row));
     expect(details.map((d) => d.description)).toEqual(rows.map((r) => r.description));
     expect(totals).toEqual({ matched: 15, unmatched: 0, adminAssigned: 15 });
+  });
+});
+
+describe('importAssignees', () => {
+  const rows = [row(2, { firstName: 'Dana', lastName: 'Smith' }), row(3, { fullName: 'Olivia Admin' }), row(4, { fullName: 'Brown' }), row(5, {}), row(6, { fullName: 'Chen Wei' })];
+
+  it('an admin’s rows go to the members the lines name', () => {
+    const { members: scope, fallbackId } = importAssignees(members, { userId: 'u-admin', role: 'admin' });
+    expect(fallbackId).toBe('u-admin');
+    expect(assignRowsToMembers(rows, scope, fallbackId).details.map((d) => d.assignedTo)).toEqual(['u-dana', 'u-admin', 'u-admin', 'u-admin', 'u-chen']);
+  });
+
+  it('a plain user’s or a manager’s rows are all their own, and no other member is named', () => {
+    for (const importer of [{ userId: 'u-chen', role: 'user' as const }, { userId: 'u-maria', role: 'manager' as const }]) {
+      const { members: scope, fallbackId } = importAssignees(members, importer);
+      expect(scope.map((m) => m.userId)).toEqual([importer.userId]);
+      const { details } = assignRowsToMembers(rows, scope, fallbackId);
+      expect(details.every((d) => d.assignedTo === importer.userId)).toBe(true);
+      const named = new Set(details.map((d) => `${d.assignedToName} ${d.reason ?? ''}`));
+      for (const other of members.filter((m) => m.userId !== importer.userId)) {
+        for (const text of named) expect(text).not.toContain(`${other.firstName} ${other.lastName}`);
+      }
+    }
+    const chen = importAssignees(members, { userId: 'u-chen', role: 'user' });
+    expect(assignRowsToMembers(rows, chen.members, chen.fallbackId).details[4]).toMatchObject({ status: 'name_matched', assignedTo: 'u-chen' });
   });
 });
