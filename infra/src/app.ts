@@ -12,6 +12,7 @@ import {
   publicAccountRouter,
   importRouter,
   requestContext,
+  requireCompany,
   transactionRouter,
   receiptRouter,
   receiptUploadTargetRouter,
@@ -37,6 +38,7 @@ import { createAdapters, type Adapters } from './adapters';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
+import { securityHeaders } from './http/security';
 import { Argon2Hasher } from './passwords';
 
 export const VERSION = '1.0.0';
@@ -81,6 +83,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
 
     const app = express();
     app.disable('x-powered-by');
+    app.use(securityHeaders());
     if (config.TRUST_PROXY) app.set('trust proxy', config.TRUST_PROXY);
     const api = express.Router();
     api.use(express.json({ limit: '1mb' }));
@@ -92,23 +95,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         next();
       });
     }
-    api.get('/health', async (_req, res) => {
-      const head = await events.headPosition();
-      const failed = runner.failed !== undefined;
-      res.json({
-        status: failed ? 'degraded' : 'ok',
-        version: VERSION,
-        profile: adapters.profile,
-        eventStore: events.kind,
-        readStore: readStore.kind,
-        projections: { position: runner.position, head, lag: Math.max(0, head - runner.position), ...(failed ? { error: String(runner.failed) } : {}) },
-      });
-    });
-    // Read-your-writes across processes: a client may ask queries to wait for a position it has seen.
-    api.use(async (req, _res, next) => {
-      const min = Number(req.header('x-min-position'));
-      if (req.method === 'GET' && Number.isFinite(min) && min > 0) await runner.waitFor(min, 5000);
-      next();
+    // Public: status and version only. The details (profile, stores, projection lag) are for admins, below.
+    api.get('/health', (_req, res) => {
+      res.json({ status: runner.failed !== undefined ? 'degraded' : 'ok', version: VERSION });
     });
     const accountDeps = { bus, events, tokens, hasher, views, loginFailuresPerAddress };
     const secret = signingSecret(dir, config.JWT_SECRET);
@@ -169,6 +158,25 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(receiptUploadTargetRouter(receiptDeps));
     api.use(publicAccountRouter(accountDeps));
     api.use(authenticate(tokens, access));
+    // Read-your-writes across processes: a client may ask queries to wait for a position it has
+    // seen. Only after authentication: an anonymous request never holds the server for 5 s.
+    api.use(async (req, _res, next) => {
+      const min = Number(req.header('x-min-position'));
+      if (req.method === 'GET' && Number.isFinite(min) && min > 0) await runner.waitFor(min, 5000);
+      next();
+    });
+    api.get('/health/details', requireCompany('admin'), async (_req, res) => {
+      const head = await events.headPosition();
+      const failed = runner.failed !== undefined;
+      res.json({
+        status: failed ? 'degraded' : 'ok',
+        version: VERSION,
+        profile: adapters.profile,
+        eventStore: events.kind,
+        readStore: readStore.kind,
+        projections: { position: runner.position, head, lag: Math.max(0, head - runner.position), ...(failed ? { error: String(runner.failed) } : {}) },
+      });
+    });
     api.use(accountRouter(accountDeps));
     api.use(companyRouter({ bus, events, views, access }));
     api.use(accountQueryRouter(views, access));

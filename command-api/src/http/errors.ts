@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { AppError, TooManyRequestsError } from '@paperlink/domain';
+import { AppError, ConcurrencyError, TooManyRequestsError } from '@paperlink/domain';
 
 /** Maps every error once into `{ error, code, details }` with the error's status. */
 export function errorHandler(log: (msg: string, err: unknown) => void = console.error): ErrorRequestHandler {
@@ -13,6 +13,12 @@ export function errorHandler(log: (msg: string, err: unknown) => void = console.
     }
     if (err instanceof AppError) {
       if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      // A storage conflict never shows its stream, revisions or keys: one neutral answer.
+      const internal = err instanceof ConcurrencyError || err.code === 'partial_retry';
+      if (internal) {
+        res.status(409).json({ error: 'This record was changed by someone else at the same time. Reload and try again.', code: err.code });
+        return;
+      }
       res.status(err.status).json({ error: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) });
       return;
     }

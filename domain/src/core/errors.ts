@@ -49,18 +49,18 @@ export class ConflictError extends AppError {
   }
 }
 
-/** Optimistic concurrency: the stream moved on since the caller read it. */
+/**
+ * Optimistic concurrency: the stream moved on since the caller read it. The stream and
+ * revisions stay on the error for logs; the answer names none of them (stream names carry
+ * internal ids such as `user-<id>`, `matching-<id>`).
+ */
 export class ConcurrencyError extends ConflictError {
   constructor(
     readonly streamId: string,
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(
-      'This record was changed by someone else at the same time. Reload and try again.',
-      'concurrency_conflict',
-      { streamId, expected, actual },
-    );
+    super('This record was changed by someone else at the same time. Reload and try again.', 'concurrency_conflict');
   }
 }
 

@@ -58,6 +58,9 @@ export async function receiptDuplicates(store: ReadStore, doc: ReceiptDoc, scope
   return [...out.values()];
 }
 
+/** For a receipt's bytes: sandboxed (no script, an opaque origin), nothing loads from it or frames it. */
+export const RECEIPT_FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data: blob:; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
 /** Receipt reads. Admins see the company's; everyone else only their own. */
 export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
   const { store, blobs } = deps;
@@ -74,6 +77,15 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     const bytes = await blobs.get(doc.sha256);
     if (!bytes) throw new NotFoundError('The file of this receipt is missing', 'receipt_file_missing');
     return bytes;
+  };
+  /**
+   * A receipt's bytes never run in the app's origin: a sandboxed document (a PDF's JavaScript,
+   * an image sniffed as HTML get no script and no origin), no loads, no framing, no sniffing.
+   */
+  const fileHeaders = (res: Response) => {
+    res.setHeader('Content-Security-Policy', RECEIPT_FILE_CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   };
   const disposition = (kind: 'inline' | 'attachment', name: string) =>
     `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
@@ -100,7 +112,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     res.setHeader('Content-Type', doc.content_type);
     res.setHeader('Content-Disposition', disposition('inline', doc.original_filename));
     res.setHeader('Cache-Control', 'private, max-age=300');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    fileHeaders(res);
     res.send(bytes);
   });
 
@@ -109,7 +121,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     const bytes = await bytesOf(doc);
     res.setHeader('Content-Type', doc.content_type);
     res.setHeader('Content-Disposition', disposition('attachment', doc.original_filename));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    fileHeaders(res);
     res.send(bytes);
   });
 
@@ -118,6 +130,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     const thumb = await deps.thumbnail(await bytesOf(doc), doc.kind);
     res.setHeader('Content-Type', 'image/jpeg');
     res.setHeader('Cache-Control', 'private, max-age=3600');
+    fileHeaders(res);
     res.send(thumb);
   });
 
