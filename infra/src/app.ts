@@ -7,6 +7,8 @@ import {
   CommandBus,
   companyRouter,
   errorHandler,
+  fingerprintKey,
+  jsonDepthLimit,
   masterDataRouter,
   notFound,
   publicAccountRouter,
@@ -36,6 +38,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from './config';
 import { createAdapters, type Adapters } from './adapters';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
+import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
 import { securityHeaders } from './http/security';
@@ -69,13 +72,15 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   const dir = dataDir(config.DATA_DIR);
   const unlock = options.noLock ? () => {} : lockDataDir(dir, 'server');
   try {
+    // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
+    if (!config.EVENTSTORE_URL) upgradeRequestRecords(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { events, readStore, blobs, jobs } = adapters;
     const runner = new ProjectionRunner(events, readStore, allProjections());
     await runner.start();
 
     const tokens = new TokenService(signingSecret(dir, config.JWT_SECRET), config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_SECONDS);
-    const bus = new CommandBus(events, (position) => runner.waitFor(position));
+    const bus = new CommandBus(events, (position) => runner.waitFor(position), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
     const hasher = options.hasher ?? new Argon2Hasher();
     const access = accessReader(readStore);
     const views = accountViews(readStore);
@@ -87,6 +92,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     if (config.TRUST_PROXY) app.set('trust proxy', config.TRUST_PROXY);
     const api = express.Router();
     api.use(express.json({ limit: '1mb' }));
+    api.use(jsonDepthLimit());
     api.use(requestContext);
     if (config.LOG_REQUESTS === '1') {
       api.use((req, res, next) => {

@@ -90,7 +90,13 @@ export function publicAccountRouter(deps: AccountDeps): Router {
         },
         grant,
       };
-    }, tokens);
+    }, tokens, {
+      // The password is left out of the fingerprint: a retry gets the account's tokens only with the account's password.
+      mayReplayGrant: async (previous) => {
+        const registered = previous.grant ? (await bus.load(userStream(previous.grant.userId), userDecider)).state : undefined;
+        return registered?.status === 'registered' && (await hasher.verify(registered.passwordHash, body.password));
+      },
+    });
   });
 
   router.post('/auth/login', async (req, res) => {
@@ -159,7 +165,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
         role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: next, issuedAt: Math.floor(ctx.now.getTime() / 1000),
       };
       return { appends: [append], body: {}, grant };
-    }, tokens);
+    }, tokens, { bind: [sessionId, generation] }); // the token itself is a secret: its session and generation bind a retry
   });
 
   router.post('/auth/logout', async (req, res) => {

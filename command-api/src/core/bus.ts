@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   ConcurrencyError,
   ConflictError,
@@ -12,6 +12,7 @@ import {
   type RequestContext,
   type StreamAppend,
 } from '@paperlink/domain';
+import { keyedFingerprint } from './fingerprint';
 import type { SessionGrant } from './tokens';
 
 /** What a command handler wants appended, and what to answer. */
@@ -31,9 +32,31 @@ export interface Reply {
   position: number;
 }
 
-interface RequestCompleted {
+/**
+ * The record of a request, in the request's own stream. `fingerprint` is keyed and holds no
+ * secret field (version 2). Records written before that (no version) are rewritten on start
+ * to version 0: fingerprint dropped, so they can no longer be matched and a reuse of their id
+ * is refused (infra/src/eventstore/upgrade-request-records.ts).
+ */
+export interface RequestCompleted {
   type: 'RequestCompleted';
-  data: { requestId: string; fingerprint: string; status: number; body: unknown; grant?: SessionGrant };
+  data: { requestId: string; fingerprint?: string; fingerprintVersion?: number; status: number; body: unknown; grant?: SessionGrant };
+}
+
+/** The version of fingerprint this bus writes and matches. */
+export const FINGERPRINT_VERSION = 2;
+
+export interface Idempotency {
+  /** The client's X-Request-Id. */
+  key: string;
+  /** From CommandBus.fingerprint: what makes this request this request, without its secrets. */
+  fingerprint: string;
+  /**
+   * Whether a recorded reply that carries a session grant (tokens) may be handed to this
+   * request; for routes whose secret (left out of the fingerprint) is checked some other way.
+   * Without it, the request's own plan must grant tokens to the same user (see run).
+   */
+  mayReplayGrant?: (previous: Reply) => Promise<boolean>;
 }
 
 export interface Loaded<S> {
@@ -50,10 +73,21 @@ const MAX_ATTEMPTS = 4;
  * new and gets the same answer. A concurrency conflict re-plans against the new state.
  */
 export class CommandBus {
+  /** Key of request fingerprints (infra derives it from the signing secret; else one per process). */
+  private readonly fingerprintKey: Uint8Array;
+
   constructor(
     readonly events: EventStore,
     private readonly waitForProjections: (position: number) => Promise<boolean> = async () => true,
-  ) {}
+    fingerprintKey?: Uint8Array,
+  ) {
+    this.fingerprintKey = fingerprintKey ?? new Uint8Array(randomBytes(32));
+  }
+
+  /** The keyed fingerprint of a request's parts; secret fields are left out (see core/fingerprint.ts). */
+  fingerprint(parts: unknown[]): string {
+    return keyedFingerprint(this.fingerprintKey, parts);
+  }
 
   /** Waits until the read models include `position` (a plan about to read them). */
   async caughtUp(position: number): Promise<void> {
@@ -78,27 +112,41 @@ export class CommandBus {
   }
 
   /**
-   * @param idempotencyKey the client's X-Request-Id (undefined: no retry protection)
-   * @param fingerprint identifies the request (method, path, caller, body) so that a reused id with another request is refused
+   * @param idempotency the client's X-Request-Id and the request's fingerprint (undefined: no
+   * retry protection). A reused id with another fingerprint is refused (409 request_id_reused).
+   *
+   * A recorded reply carrying a session grant (tokens) is not replayed on the fingerprint
+   * alone, because secrets (passwords, refresh tokens) are left out of fingerprints: unless
+   * `mayReplayGrant` decides, the request is planned again against the current state, and the
+   * recorded reply is replayed only when this plan too grants tokens to the same user (a login
+   * with the right password; a refresh inside the parallel-tab grace). Otherwise this plan's
+   * answer stands (a wrong password's 401; a reused refresh token revoking its family), and
+   * its events are appended without a new record.
    */
-  async run(ctx: RequestContext, plan: () => Promise<Plan>, idempotency?: { key: string; fingerprint: string }): Promise<Reply> {
+  async run(ctx: RequestContext, plan: () => Promise<Plan>, idempotency?: Idempotency): Promise<Reply> {
     const recordStream = idempotency ? `request-${createHash('sha256').update(idempotency.key).digest('hex').slice(0, 40)}` : undefined;
+    /** A recorded reply with tokens, replayed only if this request's own plan grants them too. */
+    let pending: Reply | undefined;
     if (recordStream) {
       const previous = await this.previousReply(recordStream, idempotency!.fingerprint);
-      if (previous) return previous;
+      if (previous) {
+        if (await this.replayNow(previous, idempotency!)) return previous;
+        pending = previous;
+      }
     }
     for (let attempt = 1; ; attempt++) {
       const p = await plan();
+      if (pending && grantsSameUser(p, pending)) return pending;
       const meta = this.metadata(ctx);
       const appends: StreamAppend[] = p.appends
         .filter((a) => a.events.length > 0)
         .map((a) => ({ streamId: a.streamId, expectedRevision: a.expectedRevision, events: a.events.map((e) => this.newEvent(e, meta)) }));
       const reply: Omit<Reply, 'position'> = { status: p.status ?? 200, body: p.body, ...(p.grant ? { grant: p.grant } : {}) };
       try {
-        if (recordStream) {
+        if (recordStream && !pending) {
           const record: RequestCompleted = {
             type: 'RequestCompleted',
-            data: { requestId: idempotency!.key, fingerprint: idempotency!.fingerprint, ...reply },
+            data: { requestId: idempotency!.key, fingerprint: idempotency!.fingerprint, fingerprintVersion: FINGERPRINT_VERSION, ...reply },
           };
           // Last, and in the same atomic append where the store can: the record exists only if the events do.
           appends.push({ streamId: recordStream, expectedRevision: 'no_stream', events: [this.newEvent(record, meta)] });
@@ -108,9 +156,12 @@ export class CommandBus {
         if (position > 0) await this.waitForProjections(position);
         return { ...reply, position };
       } catch (error) {
-        if (error instanceof ConcurrencyError && error.streamId === recordStream) {
+        if (!pending && error instanceof ConcurrencyError && error.streamId === recordStream) {
           const previous = await this.previousReply(recordStream, idempotency!.fingerprint);
-          if (previous) return previous;
+          if (previous) {
+            if (grantsSameUser(p, previous) || (await this.replayNow(previous, idempotency!))) return previous;
+            pending = previous;
+          }
         }
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error;
       }
@@ -121,11 +172,19 @@ export class CommandBus {
     const [record] = await this.events.readStream(recordStream, { maxCount: 1 });
     if (!record) return undefined;
     const data = (record.data as RequestCompleted['data']);
-    if (data.fingerprint !== fingerprint) {
-      throw new ConflictError('This X-Request-Id was already used for a different request', 'request_id_reused');
+    if (data.fingerprintVersion !== FINGERPRINT_VERSION || data.fingerprint !== fingerprint) {
+      throw reused();
     }
     await this.waitForProjections(record.position);
     return { status: data.status, body: data.body, position: record.position, ...(data.grant ? { grant: data.grant } : {}) };
+  }
+
+  /** Whether a recorded reply is replayed without planning again (see run). */
+  private async replayNow(previous: Reply, idempotency: Idempotency): Promise<boolean> {
+    if (!previous.grant) return true;
+    if (!idempotency.mayReplayGrant) return false;
+    if (await idempotency.mayReplayGrant(previous)) return true;
+    throw reused();
   }
 
   private newEvent(e: DomainEvent, metadata: EventMetadata): NewEvent {
@@ -133,6 +192,11 @@ export class CommandBus {
   }
 }
 
-export function fingerprint(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+function reused(): ConflictError {
+  return new ConflictError('This X-Request-Id was already used for a different request', 'request_id_reused');
+}
+
+/** Whether a plan grants tokens to the user a recorded reply granted them to. */
+function grantsSameUser(p: Plan, previous: Reply): boolean {
+  return previous.grant !== undefined && p.grant !== undefined && (p.status ?? 200) < 300 && p.grant.userId === previous.grant.userId;
 }

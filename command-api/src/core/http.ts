@@ -1,12 +1,41 @@
 import type { Request, Response } from 'express';
 import type { RequestContext } from '@paperlink/domain';
 import { clientRequestId, ctxOf } from '../http/context';
-import { fingerprint, type CommandBus, type Plan } from './bus';
+import type { CommandBus, Plan, Reply } from './bus';
+import { fileDigest } from './fingerprint';
 import type { TokenService } from './tokens';
+
+export interface SendOptions {
+  /**
+   * More of what makes this request this request, when the body does not show it: the session
+   * and generation a refresh token stands for, the hash of a file committed by key. Never a
+   * secret itself.
+   */
+  bind?: unknown[];
+  /** See Idempotency.mayReplayGrant. */
+  mayReplayGrant?: (previous: Reply) => Promise<boolean>;
+}
+
+/** The files of a request (multer's req.file / req.files, or a raw body), by their bytes' SHA-256. */
+async function filesOf(req: Request): Promise<unknown[]> {
+  const files: Array<{ fieldname?: string; originalname?: string; size?: number; buffer?: Buffer }> = [];
+  const r = req as Request & { file?: (typeof files)[number]; files?: (typeof files) | Record<string, typeof files> };
+  if (r.file) files.push(r.file);
+  if (Array.isArray(r.files)) files.push(...r.files);
+  else if (r.files) files.push(...Object.values(r.files).flat());
+  const out: unknown[] = [];
+  for (const f of files) {
+    out.push({ field: f.fieldname ?? null, name: f.originalname ?? null, size: f.size ?? null, sha256: f.buffer ? await fileDigest(f.buffer) : null });
+  }
+  if (Buffer.isBuffer(req.body)) out.push({ field: null, name: null, size: req.body.byteLength, sha256: await fileDigest(req.body) });
+  return out;
+}
 
 /**
  * Runs a command for an HTTP request through the bus (idempotent on X-Request-Id) and sends
- * the answer, minting tokens from the reply's grant so that a retry gets the same ones.
+ * the answer, minting tokens from the reply's grant so that a retry gets the same ones. The
+ * fingerprint covers method, path, caller, company, body (without secret fields) and the
+ * bytes of any file, keyed (see core/fingerprint.ts).
  */
 export async function send(
   req: Request,
@@ -14,11 +43,17 @@ export async function send(
   bus: CommandBus,
   plan: (ctx: RequestContext) => Promise<Plan>,
   tokens?: TokenService,
+  options: SendOptions = {},
 ): Promise<{ status: number; position: number }> {
   const ctx = ctxOf(res);
   const key = clientRequestId(req);
+  const requestBody: unknown = Buffer.isBuffer(req.body) ? null : (req.body ?? null);
   const idempotency = key
-    ? { key, fingerprint: fingerprint([req.method, req.baseUrl + req.path, ctx.userId ?? null, ctx.companyId ?? null, req.body ?? null]) }
+    ? {
+        key,
+        fingerprint: bus.fingerprint([req.method, req.baseUrl + req.path, ctx.userId ?? null, ctx.companyId ?? null, requestBody, await filesOf(req), options.bind ?? null]),
+        ...(options.mayReplayGrant ? { mayReplayGrant: options.mayReplayGrant } : {}),
+      }
     : undefined;
   const reply = await bus.run(ctx, () => plan(ctx), idempotency);
   let body = reply.body;

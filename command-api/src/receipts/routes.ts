@@ -218,7 +218,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     const [received] = (await bus.events.readStream(uploadStream(claims.k))).slice(-1);
     if (!received) throw new ValidationError('The file has not arrived yet. Upload it to the upload URL first.', [{ field: 'key', message: 'No file was uploaded with this key' }], 'upload_missing');
     const file = received.data as unknown as ReceivedFile;
-    await send(req, res, bus, uploadPlan(ctx, claims.k, file, b.originalName, 'direct'));
+    await send(req, res, bus, uploadPlan(ctx, claims.k, file, b.originalName, 'direct'), undefined, { bind: [file.sha256] });
   });
 
   router.post('/receipts/upload', company, (req, res, next) => {
