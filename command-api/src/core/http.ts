@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import type { RequestContext } from '@paperlink/domain';
 import { clientRequestId, ctxOf } from '../http/context';
@@ -18,14 +19,14 @@ export interface SendOptions {
 
 /** The files of a request (multer's req.file / req.files, or a raw body), by their bytes' SHA-256. */
 async function filesOf(req: Request): Promise<unknown[]> {
-  const files: Array<{ fieldname?: string; originalname?: string; size?: number; buffer?: Buffer }> = [];
+  const files: Array<{ fieldname?: string; originalname?: string; size?: number; buffer?: Buffer; path?: string }> = [];
   const r = req as Request & { file?: (typeof files)[number]; files?: (typeof files) | Record<string, typeof files> };
   if (r.file) files.push(r.file);
   if (Array.isArray(r.files)) files.push(...r.files);
   else if (r.files) files.push(...Object.values(r.files).flat());
   const out: unknown[] = [];
   for (const f of files) {
-    out.push({ field: f.fieldname ?? null, name: f.originalname ?? null, size: f.size ?? null, sha256: f.buffer ? await fileDigest(f.buffer) : null });
+    out.push({ field: f.fieldname ?? null, name: f.originalname ?? null, size: f.size ?? null, sha256: await fileDigest(f.buffer ?? (f.path ? await readFile(f.path) : Buffer.alloc(0))) });
   }
   if (Buffer.isBuffer(req.body)) out.push({ field: null, name: null, size: req.body.byteLength, sha256: await fileDigest(req.body) });
   return out;
