@@ -105,7 +105,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.get('/health', (_req, res) => {
       res.json({ status: runner.failed !== undefined ? 'degraded' : 'ok', version: VERSION });
     });
-    const accountDeps = { bus, events, tokens, hasher, views, loginFailuresPerAddress };
+    const accountDeps = { bus, events, tokens, hasher, views, loginFailuresPerAddress, loginAddressKey: signingSecret(dir, config.JWT_SECRET) };
     const secret = signingSecret(dir, config.JWT_SECRET);
     const receiptDeps = {
       bus,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { newId } from '../core/ids';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import {
   companyDecider,
   emailDecider,
   emailProblems,
+  loginRetryAfterSeconds,
   normaliseEmail,
   passwordProblems,
   refreshOutcome,
@@ -26,7 +27,7 @@ import type { PasswordHasher } from '../core/ports';
 import type { SessionGrant, TokenService } from '../core/tokens';
 import type { AccountViews } from '../core/views';
 import { ctxOf } from '../http/context';
-import type { SlidingWindowLimiter } from '../http/rate-limit';
+import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
 
 export interface AccountDeps {
@@ -36,6 +37,8 @@ export interface AccountDeps {
   hasher: PasswordHasher;
   views: AccountViews;
   loginFailuresPerAddress: SlidingWindowLimiter;
+  /** Server secret keying the address tags stored with sign-ins (never a plain address in an event). */
+  loginAddressKey: string;
 }
 
 const str = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'Must be text' }).max(1000, 'Too long'));
@@ -51,6 +54,8 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   /** A hash of a random string: verifying against it costs what a real check costs. */
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hasher.hash(randomUUID()));
+  const tagKey = createHmac('sha256', deps.loginAddressKey).update('paperlink sign-in address tags').digest();
+  const addressTag = (address: string) => createHmac('sha256', tagKey).update(address).digest('base64url').slice(0, 22);
   const expiresAt = (ctx: RequestContext) => new Date(ctx.now.getTime() + tokens.refreshTtlSeconds * 1000).toISOString();
 
   router.post('/auth/register', async (req, res) => {
@@ -104,24 +109,32 @@ export function publicAccountRouter(deps: AccountDeps): Router {
     const email = normaliseEmail(body.email);
     throwIfProblems([...emailProblems(email), ...(body.password ? [] : [{ field: 'password', message: 'Password is required' }])]);
     const ctx = ctxOf(res);
-    const address = ctx.ip ?? 'unknown';
-    const wait = deps.loginFailuresPerAddress.retryAfter(address);
-    if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts from this address. Try again later.', wait, 'login_rate_limited');
+    const address = addressGroup(ctx.ip ?? 'unknown');
+    // The address's slot is taken now, before anything is awaited, so that parallel attempts
+    // cannot all pass the check; it is given back when the answer is anything but a failure.
+    const slot = deps.loginFailuresPerAddress.reserve(address);
+    if (typeof slot === 'number') throw new TooManyRequestsError('Too many failed sign-in attempts from this address. Try again later.', slot, 'login_rate_limited');
+    res.once('close', () => {
+      if (res.statusCode !== 401) slot();
+    });
     const invalid = { error: 'Invalid email or password', code: 'invalid_credentials' };
     const userId = await userIdByEmail(events, email);
     if (!userId) {
       await hasher.verify(await dummyHash(), body.password); // same time as a real check
-      deps.loginFailuresPerAddress.record(address);
       throw new UnauthorizedError(invalid.error, invalid.code);
     }
     const sessionId = newId();
     const first = await bus.load(userStream(userId), userDecider);
     if (first.state.status !== 'registered') throw new UnauthorizedError(invalid.error, invalid.code);
+    // Per account and address (docs/decisions/0004): checked before the password, and again in the plan.
+    const source = addressTag(address);
+    const accountWait = loginRetryAfterSeconds(first.state, ctx.now.toISOString(), source);
+    if (accountWait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', accountWait, 'login_rate_limited');
     const passwordValid = await hasher.verify(first.state.passwordHash, body.password);
-    const result = await send(req, res, bus, async (c): Promise<Plan> => {
+    await send(req, res, bus, async (c): Promise<Plan> => {
       const now = c.now.toISOString();
       const user = await bus.load(userStream(userId), userDecider);
-      const userEvents = userDecider.decide({ type: 'RecordLogin', passwordValid, sessionId, now }, user.state);
+      const userEvents = userDecider.decide({ type: 'RecordLogin', passwordValid, sessionId, now, source }, user.state);
       const userAppend = { streamId: userStream(userId), expectedRevision: user.expected, events: userEvents };
       if (!passwordValid || user.state.status !== 'registered') return { status: 401, appends: [userAppend], body: invalid };
       const view = await views.user(userId, req.header('x-company-id') ?? undefined);
@@ -139,7 +152,6 @@ export function publicAccountRouter(deps: AccountDeps): Router {
         grant,
       };
     }, tokens);
-    if (result.status === 401) deps.loginFailuresPerAddress.record(address);
   });
 
   router.post('/auth/refresh', async (req, res) => {

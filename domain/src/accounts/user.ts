@@ -2,15 +2,30 @@ import { type Decider } from '../core/decider';
 import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../core/errors';
 import { requireName, throwIfProblems } from './validation';
 
+/**
+ * Sign-in throttling per account (docs/decisions/0004-sign-in-throttling.md). Failures are
+ * counted per account over the last hour, each with the keyed tag of the address it came from.
+ * An address with no failure against the account in that hour is always checked, so that no
+ * one can lock the owner out. An address that has failed waits before its next try, longer
+ * the more the account has failed (exponential, capped), and is stopped once the account has
+ * had its hourly maximum of failures (unless the account has signed in from it before).
+ */
 export const LOGIN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
 export const MAX_LOGIN_FAILURES_PER_ACCOUNT = 100;
+/** Failures an account may have in the window before addresses that failed must wait between tries. */
+export const LOGIN_FREE_FAILURES = 3;
+export const LOGIN_BASE_DELAY_MS = 1000;
+export const LOGIN_MAX_DELAY_MS = 60_000;
+/** Addresses (tags) of successful sign-ins remembered per account. */
+const KNOWN_SOURCES = 20;
 
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; firstName: string; lastName: string; passwordHash: string; registeredAt: string } }
   | { type: 'UserProfileUpdated'; data: { userId: string; firstName: string; lastName: string } }
   | { type: 'UserPasswordChanged'; data: { userId: string; passwordHash: string; changedAt: string } }
-  | { type: 'UserLoggedIn'; data: { userId: string; sessionId: string; at: string } }
-  | { type: 'UserLoginFailed'; data: { userId: string; at: string } }
+  /** `source`: keyed tag of the address (absent in events of older versions). */
+  | { type: 'UserLoggedIn'; data: { userId: string; sessionId: string; at: string; source?: string } }
+  | { type: 'UserLoginFailed'; data: { userId: string; at: string; source?: string } }
   | { type: 'UserSessionsRevoked'; data: { userId: string; at: string } };
 
 export type UserState =
@@ -22,8 +37,10 @@ export type UserState =
       firstName: string;
       lastName: string;
       passwordHash: string;
-      /** Times of failed logins in the last hour, oldest first. */
-      recentFailures: string[];
+      /** Failed logins of the last hour (as of the latest one), oldest first, with the tag of their address. */
+      recentFailures: Array<{ at: string; source?: string }>;
+      /** Tags of addresses the user has signed in from, newest last. */
+      knownSources: string[];
       sessionsRevokedAt?: string;
     };
 
@@ -31,21 +48,38 @@ export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; firstName: string; lastName: string; passwordHash: string; now: string }
   | { type: 'UpdateProfile'; firstName: string; lastName: string }
   | { type: 'ChangePassword'; currentPasswordValid: boolean; newPasswordHash: string; now: string }
-  | { type: 'RecordLogin'; passwordValid: boolean; sessionId: string; now: string }
+  | { type: 'RecordLogin'; passwordValid: boolean; sessionId: string; now: string; source?: string }
   | { type: 'RevokeAllSessions'; now: string };
 
-function recentFailures(state: Extract<UserState, { status: 'registered' }>, now: string): string[] {
-  const since = Date.parse(now) - LOGIN_FAILURE_WINDOW_MS;
-  return state.recentFailures.filter((t) => Date.parse(t) > since);
+function withinWindow<T extends { at: string }>(failures: T[], now: string | number): T[] {
+  const since = (typeof now === 'number' ? now : Date.parse(now)) - LOGIN_FAILURE_WINDOW_MS;
+  return failures.filter((f) => Date.parse(f.at) > since);
 }
 
-/** Seconds until a failed-login slot frees up, or 0 when the account may try now. */
-export function loginRetryAfterSeconds(state: UserState, now: string): number {
+/** How long an address that has failed waits after its latest failure, given the account's failures. */
+export function loginDelayMs(accountFailures: number): number {
+  if (accountFailures < LOGIN_FREE_FAILURES) return 0;
+  return Math.min(LOGIN_MAX_DELAY_MS, LOGIN_BASE_DELAY_MS * 2 ** Math.min(accountFailures - LOGIN_FREE_FAILURES, 20));
+}
+
+/**
+ * Seconds before a sign-in from the address tagged `source` may be checked, or 0 when it may
+ * now. An address without failures against the account in the last hour is never held back.
+ */
+export function loginRetryAfterSeconds(state: UserState, now: string, source?: string): number {
   if (state.status !== 'registered') return 0;
-  const failures = recentFailures(state, now);
-  if (failures.length < MAX_LOGIN_FAILURES_PER_ACCOUNT) return 0;
-  const oldest = Date.parse(failures[failures.length - MAX_LOGIN_FAILURES_PER_ACCOUNT]!);
-  return Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - Date.parse(now)) / 1000));
+  const t = Date.parse(now);
+  const failures = withinWindow(state.recentFailures, t);
+  const own = source === undefined ? failures : failures.filter((f) => f.source === source);
+  if (own.length === 0) return 0;
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  const known = source !== undefined && state.knownSources.includes(source);
+  if (failures.length >= MAX_LOGIN_FAILURES_PER_ACCOUNT && !known) {
+    const frees = Date.parse(failures[failures.length - MAX_LOGIN_FAILURES_PER_ACCOUNT]!.at) + LOGIN_FAILURE_WINDOW_MS;
+    return seconds(frees - t);
+  }
+  const until = Date.parse(own[own.length - 1]!.at) + loginDelayMs(failures.length);
+  return until > t ? seconds(until - t) : 0;
 }
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
@@ -54,7 +88,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'UserRegistered':
-        return { status: 'registered', ...event.data, recentFailures: [] };
+        return { status: 'registered', ...event.data, recentFailures: [], knownSources: [] };
     }
     if (state.status !== 'registered') return state;
     switch (event.type) {
@@ -62,10 +96,20 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
       case 'UserPasswordChanged':
         return { ...state, passwordHash: event.data.passwordHash };
-      case 'UserLoggedIn':
-        return { ...state, recentFailures: [] };
-      case 'UserLoginFailed':
-        return { ...state, recentFailures: [...state.recentFailures, event.data.at].slice(-MAX_LOGIN_FAILURES_PER_ACCOUNT) };
+      case 'UserLoggedIn': {
+        const source = event.data.source;
+        // Older events carry no address: then, as before, a success clears every failure.
+        if (source === undefined) return { ...state, recentFailures: [] };
+        return {
+          ...state,
+          recentFailures: state.recentFailures.filter((f) => f.source !== source),
+          knownSources: [...state.knownSources.filter((s) => s !== source), source].slice(-KNOWN_SOURCES),
+        };
+      }
+      case 'UserLoginFailed': {
+        const failure = event.data.source === undefined ? { at: event.data.at } : { at: event.data.at, source: event.data.source };
+        return { ...state, recentFailures: [...withinWindow(state.recentFailures, event.data.at), failure] };
+      }
       case 'UserSessionsRevoked':
         return { ...state, sessionsRevokedAt: event.data.at };
     }
@@ -97,10 +141,11 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         }
         return [{ type: 'UserPasswordChanged', data: { userId, passwordHash: command.newPasswordHash, changedAt: command.now } }];
       case 'RecordLogin': {
-        const wait = loginRetryAfterSeconds(state, command.now);
+        const wait = loginRetryAfterSeconds(state, command.now, command.source);
         if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', wait, 'login_rate_limited');
-        if (!command.passwordValid) return [{ type: 'UserLoginFailed', data: { userId, at: command.now } }];
-        return [{ type: 'UserLoggedIn', data: { userId, sessionId: command.sessionId, at: command.now } }];
+        const source = command.source === undefined ? {} : { source: command.source };
+        if (!command.passwordValid) return [{ type: 'UserLoginFailed', data: { userId, at: command.now, ...source } }];
+        return [{ type: 'UserLoggedIn', data: { userId, sessionId: command.sessionId, at: command.now, ...source } }];
       }
       case 'RevokeAllSessions':
         return [{ type: 'UserSessionsRevoked', data: { userId, at: command.now } }];
