@@ -28,7 +28,7 @@ import { allProjections, ProjectionRunner } from '@paperlink/projections';
 import { accountQueryRouter, accountViews, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
 import {
   getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
-  TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc,
+  TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
 } from '@paperlink/projections';
 import type { ReceiptReader } from './receipts/ocr-job';
 import { OCR_JOB, ocrJobHandler, ocrJobsFrom } from './receipts/ocr-job';
@@ -199,8 +199,12 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         });
       },
       existingKeys: async (companyId, keys) => {
-        const found = await readStore.getMany(TRANSACTION_KEYS, keys.map((k) => transactionKeyId(companyId, k)));
-        return new Set(keys.filter((k) => found.has(transactionKeyId(companyId, k))));
+        const unique = [...new Set(keys)];
+        const found = (await readStore.getMany(TRANSACTION_KEYS, unique.map((k) => transactionKeyId(companyId, k)))) as Map<string, TransactionKeyDoc>;
+        return new Map(unique.flatMap((k) => {
+          const count = found.get(transactionKeyId(companyId, k))?.count ?? 0;
+          return count > 0 ? [[k, count] as const] : [];
+        }));
       },
     }));
     api.use(transactionRouter({

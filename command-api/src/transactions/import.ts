@@ -29,8 +29,8 @@ export interface ImportDeps {
   bus: CommandBus;
   /** Members of a company, for assigning rows by name. */
   members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role }>>;
-  /** Which of these dedup keys the company already has. */
-  existingKeys(companyId: string, keys: string[]): Promise<Set<string>>;
+  /** How many transactions the company already holds with each of these dedup keys (absent = none). */
+  existingKeys(companyId: string, keys: string[]): Promise<Map<string, number>>;
 }
 
 export const mappingStream = (companyId: string) => `csvmappings-${companyId}`;

@@ -1,7 +1,7 @@
 /**
  * Duplicates: same date, description and amount (the spec's rule). The description is
- * compared with case and runs of whitespace ignored. Two lines that both carry a bank
- * reference, and different ones, are different transactions even when the rest is equal.
+ * compared with case and runs of whitespace ignored. They are counted as a multiset: a
+ * statement may rightly hold the same line twice.
  */
 import type { Cents } from '../core/money';
 
@@ -13,41 +13,24 @@ export function transactionDedupKey(date: string, description: string, amountCen
   return `${date}|${amountCents}|${normalizeDescription(description)}`;
 }
 
-export interface DedupableRow {
-  row: number;
-  date: string;
-  description: string;
-  amountCents: Cents;
-  externalId?: string;
-}
-
-export interface SkippedDuplicate {
-  row: number;
-  /** Row number of the line that was kept. */
-  duplicateOf: number;
-  key: string;
-}
-
-export interface DedupeResult<T> {
-  kept: T[];
-  duplicates: SkippedDuplicate[];
-}
-
-export function dedupeWithinFile<T extends DedupableRow>(rows: readonly T[]): DedupeResult<T> {
-  const seen = new Map<string, T[]>();
+/**
+ * Duplicates as a multiset: a row is a duplicate only as many times as the company already
+ * holds its key. Identical rows inside one file are all kept (two coffees on one day are two
+ * purchases); a file imported again finds each of its rows held, so it adds nothing; a file
+ * with three identical rows where the company holds one adds two. Rows are taken in order:
+ * the first `held(key)` rows with a key are the skipped ones.
+ */
+export function skipHeldDuplicates<T>(rows: readonly T[], keyOf: (row: T) => string, held: (key: string) => number): { kept: T[]; skipped: T[] } {
+  const matched = new Map<string, number>();
   const kept: T[] = [];
-  const duplicates: SkippedDuplicate[] = [];
+  const skipped: T[] = [];
   for (const r of rows) {
-    const key = transactionDedupKey(r.date, r.description, r.amountCents);
-    const earlier = seen.get(key);
-    const same = earlier?.find((e) => !(e.externalId && r.externalId && e.externalId !== r.externalId));
-    if (same) {
-      duplicates.push({ row: r.row, duplicateOf: same.row, key });
-      continue;
-    }
-    if (earlier) earlier.push(r);
-    else seen.set(key, [r]);
-    kept.push(r);
+    const key = keyOf(r);
+    const used = matched.get(key) ?? 0;
+    if (used < held(key)) {
+      matched.set(key, used + 1);
+      skipped.push(r);
+    } else kept.push(r);
   }
-  return { kept, duplicates };
+  return { kept, skipped };
 }

@@ -1,8 +1,7 @@
 export { parseBankStatement } from './statement';
 export { CsvFileError } from './errors';
 export type { CsvFileErrorCode } from './errors';
-export { transactionDedupKey, dedupeWithinFile, normalizeDescription } from './dedupe';
-export type { DedupableRow, DedupeResult, SkippedDuplicate } from './dedupe';
+export { transactionDedupKey, skipHeldDuplicates, normalizeDescription } from './dedupe';
 export { assignRowsToMembers, importAssignees } from './members';
 export type { AssignmentDetail, AssignmentResult, AssignmentStatus, Member, NamedRow } from './members';
 export { parseMasterDataCsv, masterDataKey, MASTER_CSV_MAX_BYTES } from './master-data';

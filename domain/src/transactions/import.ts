@@ -1,4 +1,5 @@
 import type { Decider } from '../core/decider';
+import { skipHeldDuplicates } from '../csv/dedupe';
 import type { ImportedRow } from './transaction';
 
 /** Rows per event: keeps each event well under EventStoreDB's size limit. */
@@ -44,8 +45,8 @@ export interface ImportStatementCommand {
   rows: CandidateRow[];
   /** Rows that could not be read, with the reason. */
   rowErrors: Array<{ row: number; reason: string }>;
-  /** Dedup keys among `rows` that the company already has (read by the caller). */
-  existingKeys: ReadonlySet<string>;
+  /** How many transactions the company already holds with each dedup key of `rows` (read by the caller; absent = none). */
+  existingKeys: ReadonlyMap<string, number>;
   /** Ids for new transactions, at least one per row. */
   newIds: string[];
 }
@@ -67,25 +68,22 @@ export interface ImportResult {
 }
 
 /**
- * Decides an import: duplicates (same date, description and amount already in the company,
- * or earlier in the file) are skipped; the rest become transactions, in chunks of rows.
+ * Decides an import: a file imported before adds nothing; otherwise a row is a duplicate
+ * only as many times as the company already holds its date, description and amount (a
+ * multiset: identical rows of one statement are all kept). The rest become transactions, in
+ * chunks of rows.
  */
 export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): { events: ImportEvent[]; result: ImportResult } {
   const alreadyImported = cmd.fileHash in ledger.fileHashes;
-  const seen = new Set<string>();
   const kept: ImportedRow[] = [];
   const duplicates: ImportResult['duplicates'] = [];
+  const held = new Set(alreadyImported ? cmd.rows : skipHeldDuplicates(cmd.rows, (r) => r.dedupKey, (key) => cmd.existingKeys.get(key) ?? 0).skipped);
   let nextId = 0;
   for (const r of cmd.rows) {
-    if (alreadyImported || cmd.existingKeys.has(r.dedupKey)) {
+    if (held.has(r)) {
       duplicates.push({ row: r.row, description: r.description, reason: alreadyImported ? 'This file was imported before' : 'Same date, description and amount as an existing transaction' });
       continue;
     }
-    if (seen.has(r.dedupKey)) {
-      duplicates.push({ row: r.row, description: r.description, reason: 'Same date, description and amount as an earlier row of this file' });
-      continue;
-    }
-    seen.add(r.dedupKey);
     const { dedupKey: _k, ...row } = r;
     const transactionId = cmd.newIds[nextId++];
     if (!transactionId) throw new Error('not enough ids for the import');

@@ -35,8 +35,9 @@ export interface TransactionDoc extends Doc {
   dedupKey: string;
 }
 
+/** How many live transactions of a company have one dedup key (duplicates are a multiset). */
 export interface TransactionKeyDoc extends Doc {
-  transactionId: string;
+  count: number;
 }
 
 export interface CompanyStatsDoc extends Doc {
@@ -45,9 +46,19 @@ export interface CompanyStatsDoc extends Doc {
 
 export const transactionKeyId = (companyId: string, dedupKey: string) => `${companyId}|${dedupKey}`;
 
+/**
+ * `by` more (or fewer, when negative) transactions with a key; the key goes at zero. One
+ * update per key and event: a document takes one change per event (replays are no-ops).
+ */
+const countKey = (id: string, by: number) => (k: TransactionKeyDoc | null): TransactionKeyDoc | null => {
+  const count = (k?.count ?? 0) + by;
+  return count > 0 ? { _id: id, count } : null;
+};
+
 export const transactionsProjection: Projection = {
   name: 'transactions',
-  version: 2,
+  // 3: transaction_keys count the transactions per key (was: one transaction id per key).
+  version: 3,
   collections: {
     [TRANSACTIONS]: [['companyId'], ['companyId', 'userId']],
     [TRANSACTION_KEYS]: [],
@@ -60,6 +71,7 @@ export const transactionsProjection: Projection = {
     switch (e.type) {
       case 'TransactionsImported': {
         const d = e.data;
+        const keys = new Map<string, number>();
         for (const r of d.rows) {
           const dedupKey = dedupKeyOf(r.date, r.description, r.amountCents);
           await view.update<TransactionDoc>(TRANSACTIONS, r.transactionId, () => ({
@@ -88,8 +100,9 @@ export const transactionsProjection: Projection = {
             updated_at: at,
             dedupKey,
           }));
-          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(d.companyId, dedupKey), () => ({ _id: transactionKeyId(d.companyId, dedupKey), transactionId: r.transactionId }));
+          keys.set(dedupKey, (keys.get(dedupKey) ?? 0) + 1);
         }
+        for (const [dedupKey, n] of keys) await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(d.companyId, dedupKey), countKey(transactionKeyId(d.companyId, dedupKey), n));
         await view.update<CompanyStatsDoc>(COMPANY_STATS, d.companyId, (doc) => ({ ...(doc ?? { _id: d.companyId, transactionCount: 0 }), transactionCount: (doc?.transactionCount ?? 0) + d.rows.length }));
         return;
       }
@@ -110,8 +123,8 @@ export const transactionsProjection: Projection = {
         next.dedupKey = dedupKeyOf(next.transaction_date, next.description, next.amountCents);
         await view.update<TransactionDoc>(TRANSACTIONS, transactionId, () => next);
         if (next.dedupKey !== current.dedupKey) {
-          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), (k) => (k && k.transactionId === transactionId ? null : k));
-          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, next.dedupKey), () => ({ _id: transactionKeyId(current.companyId, next.dedupKey), transactionId }));
+          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), countKey(transactionKeyId(current.companyId, current.dedupKey), -1));
+          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, next.dedupKey), countKey(transactionKeyId(current.companyId, next.dedupKey), 1));
         }
         return;
       }
@@ -131,7 +144,7 @@ export const transactionsProjection: Projection = {
         const current = await view.get<TransactionDoc>(TRANSACTIONS, e.data.transactionId);
         if (!current) return;
         await view.update<TransactionDoc>(TRANSACTIONS, current._id, () => null);
-        await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), (k) => (k && k.transactionId === current._id ? null : k));
+        await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), countKey(transactionKeyId(current.companyId, current.dedupKey), -1));
         await view.update<CompanyStatsDoc>(COMPANY_STATS, current.companyId, (doc) => doc && { ...doc, transactionCount: Math.max(0, doc.transactionCount - 1) });
         return;
       }
