@@ -11,6 +11,7 @@ export * from './http/json-depth';
 export * from './http/access';
 export * from './http/rate-limit';
 export * from './http/params';
+export * from './http/schemas';
 export * from './accounts/lookup';
 export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
 export { companyRouter, type CompanyDeps } from './companies/routes';

@@ -1,12 +1,12 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError, type BlobStore, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { requireCompany, validIdParams } from '@paperlink/command-api';
+import { calendarDate, requireCompany, validIdParams } from '@paperlink/command-api';
 import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-const date = z.preprocess(blankToUndefined, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD').optional());
+const date = z.preprocess(blankToUndefined, calendarDate.optional());
 const amount = z.preprocess(blankToUndefined, z.coerce.number({ error: 'Amounts must be numbers' }).finite('Amounts must be numbers').optional());
 
 export const ReceiptListQuery = z.object({
