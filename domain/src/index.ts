@@ -5,6 +5,7 @@ export type * from './ports/event-store';
 export type * from './ports/read-store';
 export * from './core/context';
 export * from './core/decider';
+export * from './core/text';
 export * from './accounts/validation';
 export * from './accounts/user';
 export * from './accounts/session';

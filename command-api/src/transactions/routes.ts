@@ -3,7 +3,8 @@ import { z } from 'zod';
 import {
   fold,
   NotFoundError,
-  toCents,
+  amountToCents,
+  MONEY_RULE,
   transactionDecider,
   TRANSACTION_EDIT_REQUIRED,
   ValidationError,
@@ -47,10 +48,16 @@ const UpdateBody = z.object({
   sales_tax: z.unknown().optional(),
 });
 
-function money(value: unknown, message: string): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || Math.abs(n) >= 1e13) throw new ValidationError(message, [{ field: 'amount', message }]);
-  return toCents(n);
+/** The money rule that CSV import applies too (domain/src/core/money.ts). */
+function money(value: unknown, field: 'amount' | 'sales_tax', message: string): number {
+  const cents = amountToCents(value);
+  if (cents === null) {
+    // A number that breaks the rule says which rule; anything else keeps the spec's message.
+    const numeric = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)));
+    const full = numeric ? `${message} (${MONEY_RULE}).` : message;
+    throw new ValidationError(full, [{ field, message: full }]);
+  }
+  return cents;
 }
 
 /** Folds a transaction: its row in the import, then its own stream. */
@@ -96,8 +103,8 @@ export function transactionRouter(deps: TransactionDeps): Router {
     const id = String(req.params.id);
     const b = UpdateBody.parse(req.body ?? {});
     if (!b.description.trim() || !b.category.trim() || !b.job_number.trim() || !b.cost_code.trim()) throw new ValidationError(TRANSACTION_EDIT_REQUIRED);
-    const amountCents = money(b.amount, 'Please enter a valid amount');
-    const salesTaxCents = b.sales_tax === null || b.sales_tax === undefined || b.sales_tax === '' ? null : money(b.sales_tax, 'Sales tax must be a number');
+    const amountCents = money(b.amount, 'amount', 'Please enter a valid amount');
+    const salesTaxCents = b.sales_tax === null || b.sales_tax === undefined || b.sales_tax === '' ? null : money(b.sales_tax, 'sales_tax', 'Sales tax must be a number');
     const fields = { description: b.description, amountCents, salesTaxCents, category: b.category, jobNumber: b.job_number, costCode: b.cost_code };
     await send(req, res, bus, (ctx) =>
       plan(ctx, id, () => ({ type: 'UpdateTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role!, fields }), (current) => ({

@@ -2,6 +2,7 @@ import { type Decider } from '../core/decider';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
 import type { Role } from '../core/context';
 import { ROLES } from '../core/context';
+import { hasUnsafeCharacters, unsafeTextMessage } from '../core/text';
 
 export type CompanyEvent =
   | { type: 'CompanyRegistered'; data: { companyId: string; name: string; planType: string; createdBy: string; createdAt: string } }
@@ -38,6 +39,7 @@ function checkRole(role: string): asserts role is Role {
 export function companyNameProblems(name: string): void {
   if (!name.trim()) throw new ValidationError('Company name is required', [{ field: 'name', message: 'Company name is required' }]);
   if (name.trim().length > 120) throw new ValidationError('Company name must be at most 120 characters', [{ field: 'name', message: 'Company name must be at most 120 characters' }]);
+  if (hasUnsafeCharacters(name)) throw new ValidationError(unsafeTextMessage('Company name'), [{ field: 'name', message: unsafeTextMessage('Company name') }]);
 }
 
 export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent> = {

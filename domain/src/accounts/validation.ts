@@ -1,4 +1,5 @@
 import { ValidationError, type FieldError } from '../core/errors';
+import { hasUnsafeCharacters, unsafeTextMessage } from '../core/text';
 
 /** The spec's rules (section 5), enforced on the server too. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -20,6 +21,7 @@ export function passwordProblems(password: string, field = 'password', label = '
 
 export function emailProblems(email: string, field = 'email'): FieldError[] {
   if (!email) return [{ field, message: 'Email is required' }];
+  if (hasUnsafeCharacters(email)) return [{ field, message: unsafeTextMessage('Email') }];
   if (email.length > 254 || !EMAIL_PATTERN.test(email)) return [{ field, message: 'Email is invalid' }];
   return [];
 }
@@ -27,6 +29,7 @@ export function emailProblems(email: string, field = 'email'): FieldError[] {
 export function requireName(value: string, field: string, message: string, max = 100): FieldError[] {
   if (!value.trim()) return [{ field, message }];
   if (value.trim().length > max) return [{ field, message: `${message.replace(' is required', '')} must be at most ${max} characters` }];
+  if (hasUnsafeCharacters(value)) return [{ field, message: unsafeTextMessage(message.replace(' is required', '')) }];
   return [];
 }
 

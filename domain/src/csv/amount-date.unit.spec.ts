@@ -21,7 +21,7 @@ describe('parseAmount', () => {
     ['RM 24.31', '.', 2431, 'MYR'],
     ['USD 10', '.', 1000, 'USD'],
     ['12,5', '.', 1250, undefined],
-    ['12.345', '.', 1235, undefined],
+    ['12.340', '.', 1234, undefined],
     ['1,23,456.78', '.', 12345678, undefined],
     ['45.00 CR', '.', 4500, undefined],
     ['45.00 DR', '.', -4500, undefined],
@@ -35,6 +35,12 @@ describe('parseAmount', () => {
 
   it.each(['', 'abc', '12.3.4', '1,2,3', '--5', '12abc', '1,2345.6', '1.234.5', '(12'])('%j is not an amount', (raw) => {
     expect(parseAmount(raw, '.')).toBeNull();
+  });
+
+  // Issue 11, item 14: the money rule an edit applies (two decimals at most) holds for files too.
+  it.each(['12.345', '$1,234.567', '0.001', '1.2345 CR'])('%j has more than two decimals: not an amount', (raw) => {
+    expect(parseAmount(raw, '.')).toBeNull();
+    expect(parseAmount(raw, '.', true)).not.toBeNull();
   });
 
   it('decides the decimal mark from the whole column', () => {

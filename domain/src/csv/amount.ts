@@ -36,7 +36,8 @@ export function isBlankAmount(raw: string): boolean {
 const PLAIN_DOT = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 const PLAIN_COMMA = /^(-?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/;
 
-export function parseAmount(raw: string, decimalMark: '.' | ','): ParsedAmount | null {
+/** `anyDecimals`: skip the money rule's two decimal places (to tell the user why a cell failed). */
+export function parseAmount(raw: string, decimalMark: '.' | ',', anyDecimals = false): ParsedAmount | null {
   const plain = (decimalMark === '.' ? PLAIN_DOT : PLAIN_COMMA).exec(raw);
   if (plain) {
     const digits = plain[2] ?? '';
@@ -45,10 +46,10 @@ export function parseAmount(raw: string, decimalMark: '.' | ','): ParsedAmount |
     const cents = units * 100 + (frac === undefined ? 0 : frac.length === 1 ? Number(frac) * 10 : Number(frac));
     return { cents: plain[1] && cents !== 0 ? -cents : cents };
   }
-  return parseDecoratedAmount(raw, decimalMark);
+  return parseDecoratedAmount(raw, decimalMark, anyDecimals);
 }
 
-function parseDecoratedAmount(raw: string, decimalMark: '.' | ','): ParsedAmount | null {
+function parseDecoratedAmount(raw: string, decimalMark: '.' | ',', anyDecimals: boolean): ParsedAmount | null {
   let s = raw.trim();
   if (s.startsWith('="') && s.endsWith('"')) s = s.slice(2, -1).trim();
   if (s === '') return null;
@@ -78,7 +79,7 @@ function parseDecoratedAmount(raw: string, decimalMark: '.' | ','): ParsedAmount
   suffix = suffix.replace(/[-−–]/g, '');
   const currency = currencyOf(prefix.trim() + suffix.trim());
   if (currency === null) return null;
-  const value = parseNumber(core, decimalMark);
+  const value = parseNumber(core, decimalMark, anyDecimals);
   if (value === null) return null;
   let cents = toCents(value);
   if (forcedSign !== 0) cents = forcedSign * Math.abs(cents);
@@ -90,13 +91,13 @@ function parseDecoratedAmount(raw: string, decimalMark: '.' | ','): ParsedAmount
 function currencyOf(marker: string): string | undefined | null {
   const m = marker.replace(SPACES, '').toUpperCase();
   if (m === '') return '';
-  const known = SYMBOLS[m];
+  const known = Object.hasOwn(SYMBOLS, m) ? SYMBOLS[m] : undefined;
   if (known !== undefined) return known === '' ? undefined : known;
   if (ISO_CODES.has(m)) return m;
   return null;
 }
 
-function parseNumber(core: string, decimalMark: '.' | ','): number | null {
+function parseNumber(core: string, decimalMark: '.' | ',', anyDecimals: boolean): number | null {
   const s = core.replace(SPACES, '');
   if (!/^\d[\d.,]*$/.test(s) || !/\d$/.test(s)) return null;
   const lastDot = s.lastIndexOf('.');
@@ -115,6 +116,8 @@ function parseNumber(core: string, decimalMark: '.' | ','): number | null {
   const thousands = decimal === '.' ? ',' : decimal === ',' ? '.' : lastDot >= 0 ? '.' : ',';
   const [intPart = '', frac, extra] = decimal ? s.split(decimal) : [s];
   if (extra !== undefined) return null;
+  // The money rule (core/money.ts): at most two decimal places, as an edit accepts.
+  if (!anyDecimals && frac !== undefined && frac.replace(/0+$/, '').length > 2) return null;
   if (intPart.includes(thousands) && !GROUPED.test(intPart) && !LAKH.test(intPart)) return null;
   const digits = intPart.split(thousands).join('');
   return Number(frac === undefined ? digits : `${digits}.${frac}`);

@@ -4,12 +4,19 @@
  * error with a reason, or a line deliberately ignored (balance lines, declined payments).
  */
 import { detectDecimalMark, isBlankAmount, parseAmount } from './amount';
+import { centsWithinRule, MONEY_RULE } from '../core/money';
 import { dateOrderEvidence, decideDateOrder, parseDate } from './date';
 import type { FieldMap } from './header';
 import type { Region } from './layouts';
 import type { CsvRecord } from './tokenize';
 import { isBlankRecord } from './tokenize';
 import type { AmountSign, DateOrder, IgnoredRow, ParsedRow, RowError } from './types';
+
+/** Why an amount cell failed; a number with too many decimals names the money rule. */
+function badAmount(label: string, raw: string, decimalMark: '.' | ','): string {
+  const why = parseAmount(raw, decimalMark, true) ? ` (${MONEY_RULE})` : '';
+  return `bad ${label} "${raw.trim()}"${why}`;
+}
 
 export interface Plan {
   layout: string;
@@ -108,7 +115,7 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
     if (noAmount) problems.push('missing amount');
     else if (!isBlankAmount(amountRaw)) {
       const a = parseAmount(amountRaw, conv.decimalMark);
-      if (!a) problems.push(`bad amount "${amountRaw.trim()}"`);
+      if (!a) problems.push(badAmount('amount', amountRaw, conv.decimalMark));
       else {
         cents = flip ? -a.cents : a.cents;
         currency = a.currency;
@@ -116,8 +123,8 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
     } else {
       const d = isBlankAmount(debitRaw) ? { cents: 0 } : parseAmount(debitRaw, conv.decimalMark);
       const c = isBlankAmount(creditRaw) ? { cents: 0 } : parseAmount(creditRaw, conv.decimalMark);
-      if (!d) problems.push(`bad debit amount "${debitRaw.trim()}"`);
-      if (!c) problems.push(`bad credit amount "${creditRaw.trim()}"`);
+      if (!d) problems.push(badAmount('debit amount', debitRaw, conv.decimalMark));
+      if (!c) problems.push(badAmount('credit amount', creditRaw, conv.decimalMark));
       if (d && c) {
         cents = Math.abs(c.cents) - Math.abs(d.cents);
         currency = d.currency ?? c.currency;
@@ -130,13 +137,16 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
       const feeRaw = text(cells, f.fee);
       if (feeRaw) {
         const fee = parseAmount(feeRaw, conv.decimalMark);
-        if (!fee) problems.push(`bad fee "${feeRaw}"`);
+        if (!fee) problems.push(badAmount('fee', feeRaw, conv.decimalMark));
         else cents -= Math.abs(fee.cents);
       }
     }
     const taxRaw = text(cells, f.salesTax);
     const tax = taxRaw === undefined || isBlankAmount(taxRaw) ? undefined : parseAmount(taxRaw, conv.decimalMark);
-    if (tax === null) problems.push(`bad sales tax "${taxRaw}"`);
+    if (tax === null) problems.push(badAmount('sales tax', taxRaw!, conv.decimalMark));
+    // The money rule an edit applies too: amounts the import accepts can be saved again as they are.
+    if (cents !== null && !centsWithinRule(cents)) problems.push(`amount out of range (${MONEY_RULE})`);
+    if (tax && !centsWithinRule(tax.cents)) problems.push(`sales tax out of range (${MONEY_RULE})`);
     if (problems.length > 0 || !date || !description || cents === null) {
       out.rowErrors.push({ row: line, reason: problems.join('; '), raw: cells.join(plan.delimiter).slice(0, 200) });
       continue;

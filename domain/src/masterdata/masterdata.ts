@@ -1,6 +1,7 @@
 import { type Decider } from '../core/decider';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
 import type { Role } from '../core/context';
+import { hasUnsafeCharacters, unsafeTextMessage } from '../core/text';
 
 /** Categories, job numbers and cost codes of one company: one stream per company. */
 export type MasterKind = 'categories' | 'job_numbers' | 'cost_codes';
@@ -64,6 +65,7 @@ function checkName(name: string): string {
   const n = normaliseName(name);
   if (!n) throw new ValidationError('Name cannot be empty.', [{ field: 'name', message: 'Name cannot be empty.' }]);
   if (n.length > MAX_MASTER_NAME) throw new ValidationError(`Name must be at most ${MAX_MASTER_NAME} characters.`, [{ field: 'name', message: `Name must be at most ${MAX_MASTER_NAME} characters.` }]);
+  if (hasUnsafeCharacters(name)) throw new ValidationError(`${unsafeTextMessage('Name')}.`, [{ field: 'name', message: `${unsafeTextMessage('Name')}.` }]);
   return n;
 }
 
@@ -148,11 +150,11 @@ function planImport(command: Extract<MasterDataCommand, { type: 'ImportItems' }>
   };
   for (const row of command.rows) {
     const name = normaliseName(row.name);
-    if (!name || name.length > MAX_MASTER_NAME || findByName(s, kind, name)) continue;
+    if (!name || name.length > MAX_MASTER_NAME || hasUnsafeCharacters(row.name) || findByName(s, kind, name)) continue;
     let categoryId: string | undefined;
     if (kind === 'cost_codes') {
       const categoryName = normaliseName(row.category ?? '');
-      if (!categoryName || categoryName.length > MAX_MASTER_NAME) continue;
+      if (!categoryName || categoryName.length > MAX_MASTER_NAME || hasUnsafeCharacters(row.category ?? '')) continue;
       categoryId = findByName(s, 'categories', categoryName);
       if (!categoryId) {
         categoryId = take();
@@ -178,6 +180,10 @@ export function importOutcome(command: Extract<MasterDataCommand, { type: 'Impor
     }
     if (name.length > MAX_MASTER_NAME) {
       errors.push({ row: row.row, error: `Name must be at most ${MAX_MASTER_NAME} characters.`, name });
+      continue;
+    }
+    if (hasUnsafeCharacters(row.name) || hasUnsafeCharacters(row.category ?? '')) {
+      errors.push({ row: row.row, error: `${unsafeTextMessage('Name')}.`, name });
       continue;
     }
     if (command.kind === 'cost_codes' && !normaliseName(row.category ?? '')) {
