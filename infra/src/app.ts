@@ -211,9 +211,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       bus,
       events,
       locator: { locate: (companyId, id) => getTransaction(readStore, companyId, id) },
-      view: async (companyId, id) => {
+      view: async (companyId, id, scope) => {
         const doc = await getTransaction(readStore, companyId, id);
-        return doc ? ((await toTransactionViews(readStore, [doc]))[0] as unknown as Record<string, unknown>) : null;
+        return doc ? ((await toTransactionViews(readStore, [doc], undefined, scope))[0] as unknown as Record<string, unknown>) : null;
       },
     }));
     api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: async (bytes, kind) => (await import('./receipts/thumbnail')).thumbnail(bytes, kind) }));

@@ -122,6 +122,15 @@ describe('manual matches and match reads (item 9)', () => {
       expect((await api.http.delete(`/api/matches/${matchId}`).set(inCompany(who))).status).toBe(404);
     }
     expect((await matches(ada)).some((m) => m.id === matchId)).toBe(true);
+    // Nor through the transaction: Cy's line does not name Bo's receipt file.
+    const single = (await api.http.get(`/api/transactions/${cyTx.id}`).set(inCompany(cy)).expect(200)).body.transaction;
+    expect(JSON.stringify(single)).not.toContain('bo-2.jpg');
+    expect(JSON.stringify(await transactions(cy))).not.toContain('bo-2.jpg');
+    const edit = await api.http.put(`/api/transactions/${cyTx.id}`).set(inCompany(cy)).send({ description: cyTx.description, category: 'MEALS', job_number: 'J-1', cost_code: '01-100', amount: cyTx.amount });
+    expect(edit.status).toBe(200);
+    expect(JSON.stringify(edit.body)).not.toContain('bo-2.jpg');
+    // The admin sees the company's link.
+    expect((await api.http.get(`/api/transactions/${cyTx.id}`).set(ada.headers()).expect(200)).body.transaction.receipts).toContain('bo-2.jpg');
   });
 
   it('"find" offers a plain user only her own transactions', async () => {

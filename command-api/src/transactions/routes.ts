@@ -35,7 +35,7 @@ export interface TransactionDeps {
   events: EventStore;
   locator: TransactionLocator;
   /** The transaction as the API shows it after a change (for replies). */
-  view(companyId: string, transactionId: string): Promise<Record<string, unknown> | null>;
+  view(companyId: string, transactionId: string, scope?: { userId?: string }): Promise<Record<string, unknown> | null>;
 }
 
 const text = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : v), z.string({ error: TRANSACTION_EDIT_REQUIRED }).max(500, 'Text fields must be at most 500 characters'));
@@ -95,7 +95,7 @@ export function transactionRouter(deps: TransactionDeps): Router {
     async (): Promise<Plan> => {
       const t = await loadTransaction(deps, ctx.companyId!, id);
       const events = transactionDecider(t.state).decide(command(t.state), t.state);
-      const current = await deps.view(ctx.companyId!, id);
+      const current = await deps.view(ctx.companyId!, id, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
       return { appends: [{ streamId: transactionStream(id), expectedRevision: t.expected, events }], body: body(current) };
     };
 

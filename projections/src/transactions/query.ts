@@ -1,5 +1,7 @@
 import { fromCents, toCents, type Filter, type ReadStore, type SortSpec } from '@paperlink/domain';
 import { getUsers } from '../accounts/users';
+import { MATCHES, type MatchDoc } from '../matches/matches';
+import { RECEIPTS, type ReceiptDoc } from '../receipts/receipts';
 import { TRANSACTIONS, type TransactionDoc } from './transactions';
 
 export const TRANSACTION_SORTS = {
@@ -75,10 +77,30 @@ export function transactionFilter(q: Omit<TransactionQuery, 'sortBy' | 'sortOrde
   return filter;
 }
 
-export async function toTransactionViews(store: ReadStore, docs: TransactionDoc[], categoryIds?: Map<string, string>): Promise<TransactionView[]> {
+/**
+ * The names of the receipts matched to each line that belong to one member. An admin may link
+ * a member's line to another member's receipt; that member is never shown the other's record.
+ */
+async function ownReceiptNames(store: ReadStore, docs: TransactionDoc[], userId: string): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const matched = docs.filter((d) => d.receipt_count > 0);
+  if (matched.length === 0) return out;
+  const confirmed = await store.collection<MatchDoc>(MATCHES).find({ companyId: matched[0]!.companyId, transactionId: { $in: matched.map((d) => d._id) }, status: 'confirmed' });
+  const receipts = (await store.getMany(RECEIPTS, [...new Set(confirmed.map((m) => m.receiptId))])) as Map<string, ReceiptDoc>;
+  for (const m of confirmed) {
+    const r = receipts.get(m.receiptId);
+    if (r?.userId === userId) out.set(m.transactionId, [...(out.get(m.transactionId) ?? []), r.original_filename]);
+  }
+  return out;
+}
+
+/** Lines as the API shows them; a viewer scoped to one member (`userId`) sees only their own receipts on them. */
+export async function toTransactionViews(store: ReadStore, docs: TransactionDoc[], categoryIds?: Map<string, string>, scope: { userId?: string } = {}): Promise<TransactionView[]> {
   const users = await getUsers(store, [...new Set(docs.map((d) => d.userId))]);
+  const own = scope.userId ? await ownReceiptNames(store, docs, scope.userId) : null;
   return docs.map((d) => {
     const u = users.get(d.userId);
+    const receipts = own ? own.get(d._id) ?? [] : d.receipts;
     return {
       id: d._id,
       transaction_date: d.transaction_date,
@@ -91,9 +113,9 @@ export async function toTransactionViews(store: ReadStore, docs: TransactionDoc[
       category_id: (d.category_name && categoryIds?.get(d.category_name.toLowerCase())) ?? null,
       job_number_name: d.job_number_name,
       cost_code_name: d.cost_code_name,
-      receipt_count: d.receipt_count,
-      receipts: d.receipts.join(', '),
-      status: d.receipt_count > 0 ? 'matched' : 'unmatched',
+      receipt_count: own ? receipts.length : d.receipt_count,
+      receipts: receipts.join(', '),
+      status: (own ? receipts.length : d.receipt_count) > 0 ? 'matched' : 'unmatched',
       user_id: d.userId,
       created_by_first_name: u?.firstName ?? null,
       created_by_last_name: u?.lastName ?? null,

@@ -40,7 +40,7 @@ export function transactionQueryRouter(store: ReadStore): Router {
     const { userId: _ignored, ...rest } = q;
     const { docs, total, pages } = await listTransactions(store, { ...rest, companyId: ctx.companyId!, ...(userId ? { userId } : {}) });
     res.json({
-      transactions: await toTransactionViews(store, docs, await categoryIds(ctx.companyId!)),
+      transactions: await toTransactionViews(store, docs, await categoryIds(ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! }),
       pagination: { page: q.page, limit: q.limit, total, pages },
     });
   });
@@ -49,7 +49,7 @@ export function transactionQueryRouter(store: ReadStore): Router {
     const ctx = ctxOf(res);
     const doc = await getTransaction(store, ctx.companyId!, String(req.params.id));
     if (!doc || (ctx.role !== 'admin' && doc.userId !== ctx.userId)) throw new NotFoundError('Transaction not found', 'transaction_not_found');
-    const [view] = await toTransactionViews(store, [doc], await categoryIds(ctx.companyId!));
+    const [view] = await toTransactionViews(store, [doc], await categoryIds(ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     res.json({ transaction: view });
   });
 
