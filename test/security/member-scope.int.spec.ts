@@ -205,6 +205,9 @@ describe('receipt duplicates (item 10)', () => {
     const listed = (await api.http.get('/api/receipts').query({ limit: 200 }).set(inCompany(bo)).expect(200)).body.receipts as Array<{ id: string; duplicate_of: string | null }>;
     expect(listed.find((r) => r.id === id)?.duplicate_of).toBeNull();
     expect(JSON.stringify(listed)).not.toContain(first.receipt.id);
+    const corrected = await api.http.put(`/api/receipts/${id}`).set(inCompany(bo)).send({ extracted_merchant: 'Corner Shop' });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.receipt.duplicate_of).toBeNull();
     // The admin, who sees the company, still sees the link.
     expect((await api.http.get(`/api/receipts/${id}`).set(ada.headers()).expect(200)).body.receipt.duplicate_of).toBe(first.receipt.id);
   });

@@ -77,19 +77,22 @@ export function verifyUpload(secret: Uint8Array, token: string, nowSeconds: numb
   return claims;
 }
 
-const PresignBody = z.object({
+/** The signed token of a direct-upload URL (`/receipts/direct/{token}`). */
+export const DirectUploadParams = z.object({ token: z.string().max(4096) });
+
+export const PresignBody = z.object({
   originalName: z.string({ error: 'originalName is required' }).trim().min(1, 'originalName is required').max(255, 'File names are at most 255 characters'),
   contentType: z.string().max(200).optional().default('application/octet-stream'),
   size: z.coerce.number().int().min(0).optional().default(0),
 });
-const CommitBody = PresignBody.extend({ key: z.string().min(1).max(2000) });
+export const CommitBody = PresignBody.extend({ key: z.string().min(1).max(2000) });
 
 const money = (label: string) =>
   z.preprocess(
     (v) => (v === '' ? null : typeof v === 'string' ? Number(v) : v),
     z.number({ error: `${label} must be a number` }).finite(`${label} must be a number`).nullable().optional(),
   );
-const CorrectionBody = z.object({
+export const CorrectionBody = z.object({
   extracted_date: z.preprocess((v) => (v === '' ? null : v), z.string().nullable().optional()),
   extracted_amount: money('Amount'),
   extracted_tax: money('Tax'),
@@ -135,7 +138,7 @@ export function receiptUploadTargetRouter(deps: ReceiptDeps): Router {
     },
     express.raw({ type: () => true, limit: RECEIPT_MAX_BYTES + 1 }),
     async (req, res) => {
-      const claims = verifyUpload(deps.uploadSecret, String(req.params.token), Math.floor(now() / 1000));
+      const claims = verifyUpload(deps.uploadSecret, DirectUploadParams.parse(req.params).token, Math.floor(now() / 1000));
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const file = await inspect(bytes, deps);
       const stored = await deps.blobs.put(bytes);
@@ -247,7 +250,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     await send(req, res, bus, (ctx) =>
       planReceipt(bus, id, ctx.companyId!, () => ({ type: 'CorrectReceipt', actorId: ctx.userId!, role: ctx.role!, changes }), async (events) => {
         // The reply shows the receipt as it will read once the correction is projected.
-        const current = await deps.view(ctx.companyId!, id);
+        const current = await deps.view(ctx.companyId!, id, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
         const applied = events.flatMap((e) => (e.type === 'ReceiptCorrected' ? [e.data.changes] : []));
         const after = applied.reduce<Record<string, unknown> | null>((view, c) => view && {
           ...view,
