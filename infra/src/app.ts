@@ -43,6 +43,8 @@ import { accessReader } from './http/access';
 import { webApp } from './http/static';
 import { securityHeaders } from './http/security';
 import { Argon2Hasher } from './passwords';
+import { WorkerPool } from './workers/pool';
+import { offThread } from './workers/off-thread';
 
 export const VERSION = '1.0.0';
 /** The transaction field that refers to a master data item of each kind. */
@@ -76,6 +78,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     if (!config.EVENTSTORE_URL) upgradeRequestRecords(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { events, readStore, blobs, jobs } = adapters;
+    // CPU-heavy steps (CSV parsing, PDF checks and rendering, thumbnails) run here, never on the request thread.
+    const workerPool = new WorkerPool({ size: config.WORKER_THREADS });
+    const cpu = offThread(workerPool);
     const runner = new ProjectionRunner(events, readStore, allProjections());
     await runner.start();
 
@@ -111,7 +116,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       bus,
       blobs,
       uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
-      checkPdf: async (bytes: Buffer) => (await import('./receipts/pdf-check')).checkPdfHasContent(bytes),
+      checkPdf: (bytes: Buffer) => cpu.checkPdf(bytes),
       sameBytes: async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null,
       view: async (companyId: string, id: string, scope: { userId?: string } = {}) => {
         const doc = await getReceipt(readStore, companyId, id);
@@ -151,7 +156,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
           let r = reader;
           if (!r) {
             const { createOcrReader } = await import('./receipts/reader');
-            r = reader = createOcrReader({ workers: config.OCR_WORKERS });
+            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf });
           }
           return r.read(bytes);
         },
@@ -206,6 +211,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
           return count > 0 ? [[k, count] as const] : [];
         }));
       },
+      parsers: cpu.parsers,
+      maxRows: config.MAX_IMPORT_ROWS,
     }));
     api.use(transactionRouter({
       bus,
@@ -216,7 +223,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return doc ? ((await toTransactionViews(readStore, [doc], undefined, scope))[0] as unknown as Record<string, unknown>) : null;
       },
     }));
-    api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: async (bytes, kind) => (await import('./receipts/thumbnail')).thumbnail(bytes, kind) }));
+    api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: (bytes, kind) => cpu.thumbnail(bytes, kind) }));
     api.use(receiptRouter(receiptDeps));
     api.use(matchQueryRouter(readStore));
     api.use(matchRouter(matchDeps));
@@ -227,6 +234,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return item ? readStore.collection('transactions').count({ companyId, [USAGE_FIELD[kind]]: item.name }) : 0;
       },
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
+      parsers: cpu.parsers,
     }));
     api.use(notFound);
     api.use(errorHandler());
@@ -249,6 +257,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         clearInterval(snapshotTimer);
         for (const r of reactors) await r.stop();
         await jobs.close();
+        await workerPool.close();
         if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();
         await blobs.close();
         await runner.stop();

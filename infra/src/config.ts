@@ -22,6 +22,10 @@ export const ConfigSchema = z.object({
   LOG_REQUESTS: z.enum(['0', '1']).default('0'),
   /** OCR jobs at once (each holds a tesseract worker of about 200 MB); default: the cores. */
   OCR_WORKERS: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.min(4, availableParallelism()))),
+  /** Worker threads for CPU-heavy steps (CSV parsing, PDF checks and rendering, thumbnails). */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(32).default(Math.max(2, Math.min(4, availableParallelism()))),
+  /** Transactions one statement import takes at most; a larger file is refused with both figures. */
+  MAX_IMPORT_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(200_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

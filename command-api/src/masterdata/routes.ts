@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
-import { importOutcome, masterDataDecider, MASTER_CSV_MAX_BYTES, MASTER_KINDS, NotFoundError, parseMasterDataCsv, ValidationError, type MasterKind } from '@paperlink/domain';
+import { importOutcome, masterDataDecider, MASTER_CSV_MAX_BYTES, MASTER_KINDS, NotFoundError, ValidationError, type MasterKind } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
+import type { CsvParsers } from '../core/parsers';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
 import { validIdParams } from '../http/params';
@@ -16,6 +17,8 @@ export interface MasterDataDeps {
   usage(companyId: string, kind: MasterKind, id: string): Promise<number>;
   /** The item as the list shows it, for replies. */
   item(companyId: string, kind: MasterKind, id: string): Promise<unknown>;
+  /** List parsing, off the request thread (infra's worker pool). */
+  parsers: Pick<CsvParsers, 'masterData'>;
 }
 
 const Body = z.object({
@@ -91,7 +94,7 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     const file = req.file;
     if (!file) throw new ValidationError('Please select a CSV file to import.', undefined, 'file_required');
     if (!/\.csv$/i.test(file.originalname)) throw new ValidationError('Please upload a CSV file.', undefined, 'not_csv');
-    const parsed = parseMasterDataCsv(file.buffer, kind);
+    const parsed = await deps.parsers.masterData(file.buffer, kind);
     const newIds = Array.from({ length: parsed.rows.length * 2 }, () => newId());
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);

@@ -7,7 +7,6 @@ import {
   dedupKeyOf,
   fold,
   ledgerDecider,
-  parseBankStatement,
   assignRowsToMembers,
   importAssignees,
   ValidationError,
@@ -18,12 +17,15 @@ import {
 } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
+import type { CsvParsers } from '../core/parsers';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
 import { importStream, ledgerStream } from './routes';
 
 /** Statements up to 25 MB (about 250,000 rows). */
 export const STATEMENT_MAX_BYTES = 25 * 1024 * 1024;
+/** Rows per import unless configured (MAX_IMPORT_ROWS): bench/responsiveness.ts keeps the server answering at this size. */
+export const DEFAULT_MAX_IMPORT_ROWS = 200_000;
 
 export interface ImportDeps {
   bus: CommandBus;
@@ -31,6 +33,10 @@ export interface ImportDeps {
   members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role }>>;
   /** How many transactions the company already holds with each of these dedup keys (absent = none). */
   existingKeys(companyId: string, keys: string[]): Promise<Map<string, number>>;
+  /** Statement parsing, off the request thread (infra's worker pool). */
+  parsers: CsvParsers;
+  /** Transactions one import takes at most (default DEFAULT_MAX_IMPORT_ROWS); the refusal states both figures. */
+  maxRows?: number;
 }
 
 export const mappingStream = (companyId: string) => `csvmappings-${companyId}`;
@@ -104,13 +110,14 @@ export function importRouter(deps: ImportDeps): Router {
     const ctx = res.locals.ctx as { companyId: string; userId: string; role: Role };
     const fileHash = createHash('sha256').update(file.buffer).digest('hex');
     const bodyMapping = parseMapping((req.body as Record<string, unknown> | undefined)?.mapping);
-    let parsed = parseBankStatement(file.buffer, bodyMapping ? { mapping: bodyMapping } : {});
+    const maxRows = deps.maxRows ?? DEFAULT_MAX_IMPORT_ROWS;
+    let parsed = await deps.parsers.statement(file.buffer, { ...(bodyMapping ? { mapping: bodyMapping } : {}), maxRows });
     let mapping = bodyMapping;
     if (parsed.needsMapping) {
       const saved = await savedMapping(bus, ctx.companyId, parsed.headerKey);
       if (!saved) throw new MappingRequired({ ...parsed.needsMapping, headerKey: parsed.headerKey });
       mapping = saved;
-      parsed = parseBankStatement(file.buffer, { mapping: saved });
+      parsed = await deps.parsers.statement(file.buffer, { mapping: saved, maxRows });
     }
     // A non-admin's rows are always her own, and her answer names no other member.
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);

@@ -6,7 +6,8 @@ export type CsvFileErrorCode =
   | 'not_csv'
   | 'header_only'
   | 'no_valid_rows'
-  | 'missing_column';
+  | 'missing_column'
+  | 'too_many_rows';
 
 /** The file as a whole cannot be imported; `code` is stable, `message` is for people. */
 export class CsvFileError extends AppError {

@@ -27,7 +27,7 @@ export function parseBankStatement(bytes: Uint8Array, options: StatementParseOpt
   }
   const all = tokenize(text, delimiter);
   const records = (sepLine ? all.slice(1) : all).filter((r) => !isBlankRecord(r.cells));
-  const file = { encoding, delimiter, records };
+  const file: FileText = { encoding, delimiter, records, maxRows: options.maxRows };
   return options.mapping ? withMapping(file, options.mapping) : recognise(file);
 }
 
@@ -36,6 +36,7 @@ interface FileText {
   delimiter: CsvDelimiter;
   /** Non-blank records. */
   records: CsvRecord[];
+  maxRows?: number;
 }
 
 function recognise(file: FileText): StatementParseResult {
@@ -80,6 +81,7 @@ function askForMapping(file: FileText): StatementParseResult {
   const headerless = looksLikeData(first.cells);
   const data = headerless ? records : records.slice(1);
   if (data.length === 0) throw headerOnly();
+  refuseTooMany(file, data.length);
   const width = Math.max(...records.slice(0, 50).map((r) => r.cells.length));
   const header = headerless
     ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`)
@@ -156,6 +158,7 @@ function pickAmount(r: CsvRecord, f: FieldMap): string {
 
 function finish(file: FileText, plan: Plan, header: string[] | null, data: CsvRecord[], generic: boolean): StatementParseResult {
   if (data.length === 0) throw headerOnly();
+  refuseTooMany(file, data.length);
   const conventions = settleConventions(data, plan);
   if (generic) {
     plan.layout = conventions.region === 'eu' && (file.delimiter === ';' || conventions.decimalMark === ',') ? 'european' : 'generic';
@@ -206,6 +209,13 @@ function mostlyPositive(data: CsvRecord[], plan: Plan): boolean {
 export function headerKeyOf(header: readonly string[] | null, width: number): string {
   if (!header) return `headerless:${width}`;
   return header.map(normalizeHeader).join('|');
+}
+
+/** Checked before any line is converted: a file over the limit costs its tokenizing only. */
+function refuseTooMany(file: FileText, lines: number): void {
+  if (file.maxRows === undefined || lines <= file.maxRows) return;
+  const n = (v: number) => v.toLocaleString('en-US');
+  throw new CsvFileError('too_many_rows', `This file has ${n(lines)} rows; an import takes at most ${n(file.maxRows)} rows. Split the file.`, { rows: lines, maxRows: file.maxRows });
 }
 
 function headerOnly(): CsvFileError {

@@ -91,4 +91,6 @@ export interface StatementParseResult {
 
 export interface StatementParseOptions {
   mapping?: ColumnMapping;
+  /** Transactions one import takes at most: a file with more data lines is refused, saying both figures. */
+  maxRows?: number;
 }

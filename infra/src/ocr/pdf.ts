@@ -16,7 +16,23 @@ export interface RenderOptions {
   dpi?: number;
   /** Pages rendered at most, from the first; default 3 (receipts are short). */
   maxPages?: number;
+  /**
+   * Pixels per rendered page at most (default 25 million): a page too large for the
+   * resolution is rendered at a lower one, so no page costs more than this whatever its size.
+   */
+  maxPixels?: number;
 }
+
+/** Size of a page in points (1/72 in), as pdfjs will lay it out (rotation and UserUnit applied). */
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** The pixel budget of one rendered page. */
+export const MAX_RENDER_PIXELS = 25_000_000;
+/** No side of a rendered page is longer than this (canvas limits). */
+const MAX_RENDER_SIDE = 16_384;
 
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const asset = (folder: string): string => `${join(PDFJS_DIR, folder)}/`;
@@ -32,15 +48,40 @@ export async function pdfText(bytes: Uint8Array): Promise<string[]> {
   });
 }
 
-/** Renders the first pages to PNG at the given resolution. */
+/** The size of every page (read from the page dictionaries, nothing is rendered). */
+export async function pdfPageSizes(bytes: Uint8Array, maxPages = Infinity): Promise<PageSize[]> {
+  return withDocument(bytes, async (doc) => {
+    const out: PageSize[] = [];
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) {
+      const page = await doc.getPage(n);
+      const { width, height } = page.getViewport({ scale: 1 });
+      out.push({ width, height });
+      page.cleanup();
+    }
+    return out;
+  });
+}
+
+/**
+ * Renders the first pages to PNG at the given resolution, or lower where a page would exceed
+ * the pixel budget at it (the page's size is read before anything is drawn).
+ */
 export async function renderPdfPages(bytes: Uint8Array, options: RenderOptions = {}): Promise<Buffer[]> {
   const dpi = Math.min(MAX_DPI, Math.max(MIN_DPI, options.dpi ?? 250));
   const maxPages = Math.max(1, options.maxPages ?? 3);
+  const maxPixels = Math.max(10_000, options.maxPixels ?? MAX_RENDER_PIXELS);
   return withDocument(bytes, async (doc) => {
     const out: Buffer[] = [];
-    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) out.push(await renderPage(doc, await doc.getPage(n), dpi));
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) out.push(await renderPage(doc, await doc.getPage(n), dpi, maxPixels));
     return out;
   });
+}
+
+/** The scale for a page of `size` points: the resolution asked for, lowered to fit the budget. */
+export function renderScale(size: PageSize, dpi: number, maxPixels: number): number {
+  const w = Math.max(1, size.width);
+  const h = Math.max(1, size.height);
+  return Math.min(dpi / 72, Math.sqrt(maxPixels / (w * h)), MAX_RENDER_SIDE / Math.max(w, h));
 }
 
 /**
@@ -70,8 +111,8 @@ async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) =
   }
 }
 
-async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi: number): Promise<Buffer> {
-  const viewport = page.getViewport({ scale: dpi / 72 });
+async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi: number, maxPixels: number): Promise<Buffer> {
+  const viewport = page.getViewport({ scale: renderScale(page.getViewport({ scale: 1 }), dpi, maxPixels) });
   const factory = doc.canvasFactory as CanvasFactory;
   const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
   try {

@@ -18,7 +18,14 @@ export interface ReadReceiptOptions {
   /** Pages of an image-only PDF that are OCR'd (default 3). */
   maxPages?: number;
   extract?: ExtractOptions;
+  /** Where a PDF's text layer is read and its pages rendered; the server passes its worker pool. */
+  pdf?: {
+    text(bytes: Uint8Array): Promise<string[]>;
+    render(bytes: Uint8Array, options: { dpi: number; maxPages: number }): Promise<Uint8Array[]>;
+  };
 }
+
+const IN_THREAD_PDF: NonNullable<ReadReceiptOptions['pdf']> = { text: pdfText, render: renderPdfPages };
 
 export interface ReceiptReading {
   kind: ReceiptFileKind;
@@ -41,11 +48,12 @@ export async function readReceipt(bytes: Uint8Array, ocr: OcrEngine, options: Re
   const file = sniffFile(bytes);
   const done = (r: Omit<ReceiptReading, 'kind' | 'ms'>): ReceiptReading => ({ kind: file.kind, ...r, ms: performance.now() - started });
   if (file.kind === 'pdf') {
-    const text = (await pdfText(bytes)).join('\n');
+    const pdf = options.pdf ?? IN_THREAD_PDF;
+    const text = (await pdf.text(bytes)).join('\n');
     if (text.replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT_LAYER_CHARS) {
       return done({ source: 'pdf-text', text, fields: extractReceiptFields(text, undefined, options.extract), ocrConfidence: 100, passes: 0 });
     }
-    const pages = await renderPdfPages(bytes, { dpi: options.dpi ?? 250, maxPages: options.maxPages ?? 3 });
+    const pages = await pdf.render(bytes, { dpi: options.dpi ?? 250, maxPages: options.maxPages ?? 3 });
     return done(await readImages(pages, ocr, options));
   }
   return done(await readImages([bytes], ocr, options));

@@ -1,6 +1,7 @@
 import type { ReceiptFields } from '@paperlink/domain';
 import { createOcrPool } from '../ocr/pool';
 import { readReceipt } from '../ocr/read-receipt';
+import type { ReadReceiptOptions } from '../ocr/read-receipt';
 import type { ReceiptReader, ReceiptReading } from './ocr-job';
 
 /** The extracted fields as the receipt events keep them: values, and a confidence per field. */
@@ -29,10 +30,10 @@ export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; 
 }
 
 /** The product's receipt reader: a tesseract worker pool (started on first use) and extraction. */
-export function createOcrReader(options: { workers?: number } = {}): ReceiptReader & { close(): Promise<void> } {
+export function createOcrReader(options: { workers?: number; pdf?: ReadReceiptOptions['pdf'] } = {}): ReceiptReader & { close(): Promise<void> } {
   const pool = createOcrPool(options.workers ? { workers: options.workers } : {});
   return {
-    read: async (bytes) => toReceiptReading(await readReceipt(bytes, pool)),
+    read: async (bytes) => toReceiptReading(await readReceipt(bytes, pool, options.pdf ? { pdf: options.pdf } : {})),
     close: () => pool.close(),
   };
 }

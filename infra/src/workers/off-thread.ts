@@ -1,0 +1,64 @@
+/**
+ * The ports the routers and the OCR reader are given, run in the worker pool: CSV parsing,
+ * the upload check of a PDF, thumbnails, and a PDF's text layer and page rendering.
+ */
+import type { CsvParsers } from '@paperlink/command-api';
+import type { RenderOptions } from '../ocr/pdf';
+import type { WorkerPool } from './pool';
+
+/** PDF steps of reading a receipt (see ocr/read-receipt.ts). */
+export interface PdfSteps {
+  text(bytes: Uint8Array): Promise<string[]>;
+  render(bytes: Uint8Array, options: RenderOptions): Promise<Buffer[]>;
+}
+
+export interface OffThread {
+  parsers: CsvParsers;
+  checkPdf(bytes: Uint8Array): Promise<void>;
+  thumbnail(bytes: Uint8Array, kind: 'jpeg' | 'png' | 'pdf'): Promise<Buffer>;
+  pdf: PdfSteps;
+}
+
+/** A copy of the bytes in a buffer of their own, moved (not copied again) into the worker. */
+function moved(bytes: Uint8Array): { bytes: Uint8Array; transfer: ArrayBuffer[] } {
+  const copy = new Uint8Array(bytes);
+  return { bytes: copy, transfer: [copy.buffer] };
+}
+
+const toBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
+/** PDF work is bounded by pixel budgets; the time limit is the last guard against a pathological file. */
+const PDF_TIMEOUT_MS = 30_000;
+
+export function offThread(pool: WorkerPool): OffThread {
+  return {
+    parsers: {
+      statement: (bytes, options) => {
+        const m = moved(bytes);
+        return pool.run('statement', { bytes: m.bytes, options }, { transfer: m.transfer });
+      },
+      masterData: (bytes, kind) => {
+        const m = moved(bytes);
+        return pool.run('masterData', { bytes: m.bytes, kind }, { transfer: m.transfer });
+      },
+    },
+    checkPdf: async (bytes) => {
+      const m = moved(bytes);
+      await pool.run('checkPdf', { bytes: m.bytes }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
+    },
+    thumbnail: async (bytes, kind) => {
+      const m = moved(bytes);
+      return toBuffer(await pool.run('thumbnail', { bytes: m.bytes, kind }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS }));
+    },
+    pdf: {
+      text: (bytes) => {
+        const m = moved(bytes);
+        return pool.run('pdfText', { bytes: m.bytes }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
+      },
+      render: async (bytes, options) => {
+        const m = moved(bytes);
+        return (await pool.run('renderPdf', { bytes: m.bytes, options }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS })).map(toBuffer);
+      },
+    },
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * A small pool of worker threads for CPU-heavy steps (CSV parsing, PDF checks and rendering,
+ * thumbnails), so that one company's large file never holds the request thread.
+ *
+ * - Workers start on first use, up to `size`; tasks wait in a FIFO queue for a free worker.
+ * - A task that runs longer than its time limit, or whose worker dies (out of memory), has its
+ *   worker terminated and replaced; the caller gets a typed error, never a hung request.
+ * - Errors thrown in a worker come back as the same AppError (status, code, message, details).
+ * - Large arrays in a result (a statement's rows) come back in parts, so the request thread
+ *   deserialises them a slice at a time and keeps answering in between.
+ *
+ * The worker's entry is a plain .mjs file that registers tsx in the thread, so the pool works
+ * the same under `node --import tsx`, the tsx CLI and vitest.
+ */
+import { Worker } from 'node:worker_threads';
+import { AppError } from '@paperlink/domain';
+import type { TaskInput, TaskName, TaskOutput } from './tasks';
+import type { FromWorker, SerializedError, ToWorker } from './protocol';
+
+export interface WorkerPoolOptions {
+  /** Worker threads at most. */
+  size: number;
+  /** A task running longer than this is stopped (its worker is replaced). Default 60 s. */
+  taskTimeoutMs?: number;
+  /** Heap of each worker in MB; a task that needs more fails instead of growing the process. */
+  maxHeapMb?: number;
+}
+
+interface Pending {
+  id: number;
+  task: TaskName;
+  input: unknown;
+  transfer: ArrayBuffer[];
+  timeoutMs: number;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  current?: Pending & { parts: Map<string, unknown[]>; timer?: NodeJS.Timeout };
+}
+
+const ENTRY = new URL('./entry.mjs', import.meta.url);
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export class TaskTimeoutError extends AppError {
+  constructor(seconds: number) {
+    super(422, 'file_too_complex', `This file took longer than ${seconds} s to read, so it was stopped. Send a simpler or smaller file.`);
+  }
+}
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly idle: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    if (!(options.size >= 1)) throw new Error('a worker pool needs at least one worker');
+  }
+
+  get size(): number {
+    return this.options.size;
+  }
+
+  /** Tasks waiting for a worker (not counting the running ones). */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Runs a task in a worker. `transfer` moves buffers instead of copying them (the caller
+   * must not use them afterwards).
+   */
+  run<K extends TaskName>(task: K, input: TaskInput<K>, options: { transfer?: ArrayBuffer[]; timeoutMs?: number } = {}): Promise<TaskOutput<K>> {
+    if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
+    return new Promise<TaskOutput<K>>((resolve, reject) => {
+      this.queue.push({
+        id: this.nextId++,
+        task,
+        input,
+        transfer: options.transfer ?? [],
+        timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new Error('the worker pool is closed'));
+    await Promise.all(this.slots.splice(0).map(async (slot) => {
+      if (slot.current) {
+        clearTimeout(slot.current.timer);
+        slot.current.reject(new Error('the worker pool is closed'));
+        slot.current = undefined;
+      }
+      await slot.worker.terminate();
+    }));
+    this.idle.length = 0;
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.idle.pop();
+      if (!slot && this.slots.length < this.options.size) slot = this.spawn();
+      if (!slot) return;
+      this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(ENTRY, {
+      // The entry registers tsx itself; inherited loader flags would register it twice.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1536 },
+    });
+    worker.unref();
+    const slot: Slot = { worker };
+    this.slots.push(slot);
+    worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
+    worker.on('error', (error) => this.onExit(slot, error));
+    worker.on('exit', (code) => this.onExit(slot, new Error(`worker stopped (exit code ${code})`)));
+    return slot;
+  }
+
+  private start(slot: Slot, pending: Pending): void {
+    const current = { ...pending, parts: new Map<string, unknown[]>() } as NonNullable<Slot['current']>;
+    slot.current = current;
+    current.timer = setTimeout(() => {
+      if (slot.current !== current) return;
+      slot.current = undefined;
+      current.reject(new TaskTimeoutError(Math.round(current.timeoutMs / 1000)));
+      this.retire(slot);
+    }, current.timeoutMs);
+    const message: ToWorker = { id: current.id, task: current.task, input: current.input };
+    slot.worker.postMessage(message, current.transfer);
+  }
+
+  private onMessage(slot: Slot, message: FromWorker): void {
+    const current = slot.current;
+    if (!current || current.id !== message.id) return;
+    if (message.kind === 'part') {
+      const list = current.parts.get(message.field);
+      if (list) for (const item of message.items) list.push(item);
+      else current.parts.set(message.field, message.items);
+      return;
+    }
+    clearTimeout(current.timer);
+    slot.current = undefined;
+    if (message.kind === 'done') {
+      const value = message.value as Record<string, unknown>;
+      for (const [field, items] of current.parts) value[field] = items;
+      current.resolve(value);
+    } else {
+      current.reject(reviveError(message.error));
+    }
+    if (this.closed) return;
+    this.idle.push(slot);
+    this.dispatch();
+  }
+
+  /** A worker that died or was stopped: its task fails, a new worker takes its place on demand. */
+  private onExit(slot: Slot, error: Error): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    const i = this.idle.indexOf(slot);
+    if (i >= 0) this.idle.splice(i, 1);
+    const current = slot.current;
+    slot.current = undefined;
+    if (current) {
+      clearTimeout(current.timer);
+      const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      current.reject(outOfMemory
+        ? new AppError(413, 'file_too_large', 'This file needs more memory to read than a single file may use. Split it into smaller files.')
+        : error);
+    }
+    if (!this.closed) this.dispatch();
+  }
+
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.worker.terminate();
+    this.dispatch();
+  }
+}
+
+function reviveError(e: SerializedError): Error {
+  if (e.status !== undefined && e.code !== undefined) {
+    const error = new AppError(e.status, e.code, e.message, e.details);
+    error.name = e.name;
+    return error;
+  }
+  const error = new Error(e.message);
+  error.name = e.name;
+  return error;
+}

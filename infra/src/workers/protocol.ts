@@ -1,0 +1,23 @@
+/** Messages between the pool and its worker threads. */
+export interface ToWorker {
+  id: number;
+  task: string;
+  input: unknown;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  status?: number;
+  code?: string;
+  details?: unknown;
+}
+
+export type FromWorker =
+  /** A slice of a large array field of the result, sent ahead of the rest. */
+  | { kind: 'part'; id: number; field: string; items: unknown[] }
+  | { kind: 'done'; id: number; value: unknown }
+  | { kind: 'failed'; id: number; error: SerializedError };
+
+/** Arrays longer than this travel in parts of this many items. */
+export const PART_ITEMS = 4000;

@@ -1,0 +1,39 @@
+/**
+ * The CPU-heavy steps a pool worker runs. Each takes and returns structured-cloneable values;
+ * the pool's `run` is typed from this table.
+ */
+import { parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
+import type { MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
+import { pdfText, renderPdfPages } from '../ocr/pdf';
+import type { RenderOptions } from '../ocr/pdf';
+import { checkPdfHasContent } from '../receipts/pdf-check';
+import { thumbnail } from '../receipts/thumbnail';
+
+/** A Buffer moved into a worker arrives as a plain Uint8Array; the PDF and image code wants Buffers. */
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** A result buffer of its own (not a slice of a pooled one), so it can be moved, not copied. */
+const own = (bytes: Uint8Array): Uint8Array => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
+
+export const TASKS = {
+  statement: ({ bytes, options }: { bytes: Uint8Array; options: StatementParseOptions }): StatementParseResult => parseBankStatement(bytes, options),
+  masterData: ({ bytes, kind }: { bytes: Uint8Array; kind: MasterDataKind }): MasterDataParseResult => parseMasterDataCsv(bytes, kind),
+  checkPdf: async ({ bytes }: { bytes: Uint8Array }): Promise<null> => {
+    await checkPdfHasContent(bytes);
+    return null;
+  },
+  pdfText: ({ bytes }: { bytes: Uint8Array }): Promise<string[]> => pdfText(bytes),
+  renderPdf: async ({ bytes, options }: { bytes: Uint8Array; options: RenderOptions }): Promise<Uint8Array[]> =>
+    (await renderPdfPages(bytes, options)).map(own),
+  thumbnail: async ({ bytes, kind }: { bytes: Uint8Array; kind: 'jpeg' | 'png' | 'pdf' }): Promise<Uint8Array> => own(await thumbnail(asBuffer(bytes), kind)),
+  /** For the pool's own tests: burns CPU for `ms`, or fails. */
+  spin: ({ ms, fail }: { ms: number; fail?: { status: number; code: string; message: string } }): { spun: number; items: number[] } => {
+    const until = performance.now() + ms;
+    while (performance.now() < until) { /* busy */ }
+    if (fail) throw Object.assign(new Error(fail.message), { status: fail.status, code: fail.code, name: 'AppError' });
+    return { spun: ms, items: Array.from({ length: 10_000 }, (_, i) => i) };
+  },
+};
+
+export type TaskName = keyof typeof TASKS;
+export type TaskInput<K extends TaskName> = Parameters<(typeof TASKS)[K]>[0];
+export type TaskOutput<K extends TaskName> = Awaited<ReturnType<(typeof TASKS)[K]>>;

@@ -1,0 +1,67 @@
+/** The loop of a pool worker: one task at a time, results and errors posted back. */
+import { parentPort } from 'node:worker_threads';
+import type { FromWorker, SerializedError, ToWorker } from './protocol';
+import { PART_ITEMS } from './protocol';
+import { TASKS } from './tasks';
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs in a worker thread');
+
+port.on('message', (message: ToWorker) => {
+  void run(message);
+});
+
+async function run({ id, task, input }: ToWorker): Promise<void> {
+  try {
+    const fn = (TASKS as Record<string, ((input: never) => unknown) | undefined>)[task];
+    if (!fn) throw new Error(`no such task: ${task}`);
+    const value = await fn(input as never);
+    const transfer: ArrayBuffer[] = [];
+    if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+      for (const [field, items] of Object.entries(value)) {
+        if (!Array.isArray(items) || items.length <= PART_ITEMS) continue;
+        for (let i = 0; i < items.length; i += PART_ITEMS) {
+          post({ kind: 'part', id, field, items: items.slice(i, i + PART_ITEMS) });
+        }
+        delete (value as Record<string, unknown>)[field];
+      }
+    }
+    collectTransfers(value, transfer);
+    post({ kind: 'done', id, value }, transfer);
+  } catch (error) {
+    post({ kind: 'failed', id, error: serialize(error) });
+  }
+}
+
+function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(message, transfer);
+}
+
+/** Buffers at the top of a result (rendered pages, a thumbnail) move instead of being copied. */
+function collectTransfers(value: unknown, out: ArrayBuffer[]): void {
+  const add = (v: unknown) => {
+    if (v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer && !out.includes(v.buffer)) out.push(v.buffer);
+  };
+  add(value);
+  if (Array.isArray(value)) value.forEach(add);
+}
+
+function serialize(error: unknown): SerializedError {
+  if (error instanceof Error) {
+    const e = error as Error & { status?: unknown; code?: unknown; details?: unknown };
+    return {
+      name: e.name,
+      message: e.message,
+      ...(typeof e.status === 'number' && typeof e.code === 'string' ? { status: e.status, code: e.code, details: structuredSafe(e.details) } : {}),
+    };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+function structuredSafe(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return undefined;
+  }
+}
