@@ -3,6 +3,7 @@ export * from './core/ids';
 export * from './core/tokens';
 export * from './core/ports';
 export * from './core/parsers';
+export * from './core/parsers';
 export * from './core/views';
 export * from './core/http';
 export * from './core/fingerprint';
