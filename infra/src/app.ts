@@ -37,6 +37,8 @@ import { Reactor } from './jobs/reactor';
 import { createHash } from 'node:crypto';
 import type { Config } from './config';
 import { createAdapters, type Adapters } from './adapters';
+import { LocalBlobStore, type SweepReport } from './blobs/local';
+import { sweepOrphanFiles } from './blobs/sweep';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { accessReader } from './http/access';
@@ -56,6 +58,8 @@ export interface Paperlink {
   app: express.Express;
   adapters: Adapters;
   runner: ProjectionRunner;
+  /** The start-up sweep of receipt files a crash left without a receipt (null: not run). */
+  orphanSweep: Promise<SweepReport | null>;
   close(): Promise<void>;
 }
 
@@ -83,6 +87,19 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const cpu = offThread(workerPool);
     const runner = new ProjectionRunner(events, readStore, allProjections());
     await runner.start();
+    // Receipt files a crash left without a receipt are removed, once the read models hold every receipt.
+    let stopping = false;
+    const caughtUp = async () => {
+      const head = await events.headPosition();
+      for (let i = 0; i < 120 && !stopping; i++) if (await runner.waitFor(head, 500)) return !stopping;
+      return false;
+    };
+    const orphanSweep = blobs instanceof LocalBlobStore && !options.noJobs
+      ? sweepOrphanFiles(blobs, readStore, caughtUp).catch((error: unknown) => {
+        console.error('orphan file sweep failed:', error);
+        return null;
+      })
+      : Promise.resolve(null);
 
     const tokens = new TokenService(signingSecret(dir, config.JWT_SECRET), config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_SECONDS);
     const bus = new CommandBus(events, (position) => runner.waitFor(position), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
@@ -251,9 +268,12 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       app,
       adapters,
       runner,
+      orphanSweep,
       async close() {
         if (closed) return;
         closed = true;
+        stopping = true;
+        await orphanSweep;
         clearInterval(snapshotTimer);
         for (const r of reactors) await r.stop();
         await jobs.close();

@@ -1,10 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobInfo, BlobStore } from '@paperlink/domain';
 
 const HEX = /^[0-9a-f]{64}$/;
+const PART = /^[0-9a-f]{2}$/;
+
+export interface SweepReport {
+  /** Files under a key that no receipt refers to, older than the safety age: removed. */
+  removed: string[];
+  /** Temporary files of interrupted writes, older than the safety age: removed. */
+  removedTemporary: number;
+  /** Files looked at (under a key). */
+  scanned: number;
+}
 
 /**
  * Content-addressed files on local disk: `<root>/ab/cd/<sha256>`. A file is written to a
@@ -13,6 +23,10 @@ const HEX = /^[0-9a-f]{64}$/;
  */
 export class LocalBlobStore implements BlobStore {
   readonly kind = 'local-disk';
+  /** While a sweep runs: keys written or re-stored since it began (never removed by it). */
+  private touched: Set<string> | undefined;
+  /** Keys the sweep is removing right now; a put of the same bytes waits, then writes them again. */
+  private readonly removing = new Map<string, Promise<void>>();
 
   constructor(private readonly root: string) {
     mkdirSync(join(root, 'tmp'), { recursive: true });
@@ -26,7 +40,14 @@ export class LocalBlobStore implements BlobStore {
   async put(bytes: Uint8Array): Promise<BlobInfo> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const path = this.pathOf(sha256);
-    if (await this.has(sha256)) return { sha256, size: bytes.byteLength };
+    this.touched?.add(sha256);
+    await this.removing.get(sha256);
+    if (await this.has(sha256)) {
+      // Stored again: the file is young again, so a later sweep gives its new receipt time to be recorded.
+      const now = new Date();
+      await utimes(path, now, now).catch(() => {});
+      return { sha256, size: bytes.byteLength };
+    }
     mkdirSync(join(path, '..'), { recursive: true });
     const tmp = join(this.root, 'tmp', randomUUID());
     await writeFile(tmp, bytes, { flush: true });
@@ -53,6 +74,66 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(sha256: string): Promise<void> {
     await rm(this.pathOf(sha256), { force: true });
+  }
+
+  /**
+   * Removes what a crash left behind: files under a key that no receipt refers to (the bytes
+   * were stored, the process died before the receipt was recorded) and temporary files of
+   * interrupted writes, both only when older than `olderThanMs`. Younger files may belong to
+   * an upload in flight (stored, receipt not yet recorded; a direct upload not yet committed).
+   * A put during the sweep is never undone: its key is spared, or written again after removal.
+   * @param referenced the keys among `keys` that a receipt refers to
+   */
+  async sweepOrphans(referenced: (keys: string[]) => Promise<Set<string>>, olderThanMs: number, now = Date.now()): Promise<SweepReport> {
+    const cutoff = now - olderThanMs;
+    const report: SweepReport = { removed: [], removedTemporary: 0, scanned: 0 };
+    this.touched = new Set();
+    try {
+      const tmp = join(this.root, 'tmp');
+      for (const name of await readdir(tmp).catch(() => [] as string[])) {
+        const info = await stat(join(tmp, name)).catch(() => null);
+        if (info?.isFile() && info.mtimeMs < cutoff) {
+          await rm(join(tmp, name), { force: true });
+          report.removedTemporary++;
+        }
+      }
+      let batch: string[] = [];
+      const flush = async () => {
+        const refs = await referenced(batch);
+        for (const key of batch) {
+          if (refs.has(key) || this.touched!.has(key)) continue;
+          const info = await stat(this.pathOf(key)).catch(() => null);
+          if (!info || info.mtimeMs >= cutoff || this.touched!.has(key)) continue;
+          const removal = rm(this.pathOf(key), { force: true });
+          this.removing.set(key, removal);
+          try {
+            await removal;
+          } finally {
+            this.removing.delete(key);
+          }
+          report.removed.push(key);
+        }
+        batch = [];
+      };
+      for (const a of await readdir(this.root).catch(() => [] as string[])) {
+        if (!PART.test(a)) continue;
+        for (const b of await readdir(join(this.root, a)).catch(() => [] as string[])) {
+          if (!PART.test(b)) continue;
+          for (const key of await readdir(join(this.root, a, b)).catch(() => [] as string[])) {
+            if (!HEX.test(key) || !key.startsWith(a + b)) continue;
+            report.scanned++;
+            const info = await stat(join(this.root, a, b, key)).catch(() => null);
+            if (!info?.isFile() || info.mtimeMs >= cutoff) continue;
+            batch.push(key);
+            if (batch.length >= 2000) await flush();
+          }
+        }
+      }
+      if (batch.length > 0) await flush();
+      return report;
+    } finally {
+      this.touched = undefined;
+    }
   }
 
   async close(): Promise<void> {}

@@ -1,0 +1,34 @@
+import type { ReadStore } from '@paperlink/domain';
+import { UPLOAD_URL_TTL_SECONDS } from '@paperlink/command-api';
+import { RECEIPTS, type ReceiptDoc } from '@paperlink/projections';
+import type { LocalBlobStore, SweepReport } from './local';
+
+/**
+ * How old a file with no receipt must be before it is removed: an hour, and always longer than
+ * a direct upload may wait for its commit (the upload URL's lifetime, then as long again).
+ */
+export const ORPHAN_SAFETY_MS = Math.max(60 * 60 * 1000, 2 * UPLOAD_URL_TTL_SECONDS * 1000 + 10 * 60 * 1000);
+
+/**
+ * On start: once the read models hold every receipt of the log, removes the receipt files no
+ * receipt refers to (left by a crash between storing the bytes and recording the receipt, or
+ * by a deleted receipt) and older than the safety age. Skipped when the read models cannot
+ * catch up (a failed projection must never make files look unreferenced).
+ */
+export async function sweepOrphanFiles(
+  blobs: LocalBlobStore,
+  readStore: ReadStore,
+  caughtUp: () => Promise<boolean>,
+  log: (message: string) => void = console.warn,
+): Promise<SweepReport | null> {
+  if (!(await caughtUp())) {
+    log('orphan file sweep skipped: the read models did not catch up with the log');
+    return null;
+  }
+  const receipts = readStore.collection<ReceiptDoc>(RECEIPTS);
+  const report = await blobs.sweepOrphans(async (keys) => new Set((await receipts.find({ sha256: { $in: keys } })).map((d) => d.sha256)), ORPHAN_SAFETY_MS);
+  if (report.removed.length > 0 || report.removedTemporary > 0) {
+    log(`orphan file sweep: removed ${report.removed.length} receipt file(s) no receipt refers to and ${report.removedTemporary} temporary file(s), of ${report.scanned}`);
+  }
+  return report;
+}
