@@ -75,6 +75,16 @@ describe('sign-in throttling cannot be turned against the owner', () => {
     expect(Number(longer.headers['retry-after'])).toBe(2);
   }, 30_000);
 
+  it('an email of no account is throttled the same way (a 429 does not tell that an account exists)', async () => {
+    api = await startApi(PROXIED);
+    const owner = await registerAccount(api);
+    const ghost = `ghost-${randomUUID().slice(0, 8)}@example.com`;
+    const real = await guess(api, owner.email, ['192.0.2.60', '192.0.2.60', '192.0.2.60', '192.0.2.60']);
+    const none = await guess(api, ghost, ['192.0.2.61', '192.0.2.61', '192.0.2.61', '192.0.2.61']);
+    expect(real).toEqual([401, 401, 401, 429]);
+    expect(none).toEqual(real);
+  }, 30_000);
+
   it('150 parallel failed attempts from one address: no more than the per-address limit are checked', async () => {
     api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '50' });
     const address = '192.0.2.99';

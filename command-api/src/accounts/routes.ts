@@ -20,6 +20,7 @@ import {
   type EventStore,
   type RequestContext,
   type Role,
+  type UserState,
 } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
@@ -55,6 +56,8 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hasher.hash(randomUUID()));
   const tagKey = createHmac('sha256', deps.loginAddressKey).update('paperlink sign-in address tags').digest();
+  /** Sign-in failures at emails of no account (in memory, most recent 100,000 emails). */
+  const unknownAccounts = new Map<string, UserState>();
   const addressTag = (address: string) => createHmac('sha256', tagKey).update(address).digest('base64url').slice(0, 22);
   const expiresAt = (ctx: RequestContext) => new Date(ctx.now.getTime() + tokens.refreshTtlSeconds * 1000).toISOString();
 
@@ -118,16 +121,24 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       if (res.statusCode !== 401) slot();
     });
     const invalid = { error: 'Invalid email or password', code: 'invalid_credentials' };
+    // Per account and address (docs/decisions/0004): checked before the password, and again in the plan.
+    const source = addressTag(address);
     const userId = await userIdByEmail(events, email);
     if (!userId) {
+      // An email of no account is throttled as an account would be, or a 429 would tell which exist.
+      const now = ctx.now.toISOString();
+      const phantom = unknownAccounts.get(email) ?? userDecider.evolve(userDecider.initialState(), { type: 'UserRegistered', data: { userId: '', email, firstName: '', lastName: '', passwordHash: '', registeredAt: now } });
+      const wait = loginRetryAfterSeconds(phantom, now, source);
+      if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', wait, 'login_rate_limited');
+      unknownAccounts.delete(email);
+      unknownAccounts.set(email, userDecider.evolve(phantom, { type: 'UserLoginFailed', data: { userId: '', at: now, source } }));
+      if (unknownAccounts.size > 100_000) unknownAccounts.delete(unknownAccounts.keys().next().value!);
       await hasher.verify(await dummyHash(), body.password); // same time as a real check
       throw new UnauthorizedError(invalid.error, invalid.code);
     }
     const sessionId = newId();
     const first = await bus.load(userStream(userId), userDecider);
     if (first.state.status !== 'registered') throw new UnauthorizedError(invalid.error, invalid.code);
-    // Per account and address (docs/decisions/0004): checked before the password, and again in the plan.
-    const source = addressTag(address);
     const accountWait = loginRetryAfterSeconds(first.state, ctx.now.toISOString(), source);
     if (accountWait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', accountWait, 'login_rate_limited');
     const passwordValid = await hasher.verify(first.state.passwordHash, body.password);
