@@ -16,6 +16,8 @@ export * from './http/params';
 export * from './http/schemas';
 export * from './http/openapi';
 export * from './operations';
+export * from './http/openapi';
+export * from './operations';
 export * from './accounts/lookup';
 export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
 export { companyRouter, type CompanyDeps } from './companies/routes';

@@ -44,6 +44,7 @@ import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
 import { securityHeaders } from './http/security';
+import { apiDocs } from './http/api-docs';
 import { Argon2Hasher } from './passwords';
 import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
@@ -183,6 +184,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
       for (const r of reactors) await r.start();
     }
+    api.use(apiDocs(VERSION)); // GET /api/openapi.json, /api/docs: public
     api.use(receiptUploadTargetRouter(receiptDeps));
     api.use(publicAccountRouter(accountDeps));
     api.use(authenticate(tokens, access));

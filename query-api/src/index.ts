@@ -4,3 +4,4 @@ export * from './masterdata/routes';
 export * from './transactions/routes';
 export * from './receipts/routes';
 export * from './matches/routes';
+export * from './operations';

@@ -43,10 +43,14 @@ export interface AccountDeps {
 }
 
 const str = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'Must be text' }).max(1000, 'Too long'));
-const RegisterBody = z.object({ firstName: str, lastName: str, email: str, password: str, companyName: str });
-const LoginBody = z.object({ email: str, password: str });
-const ProfileBody = z.object({ firstName: str, lastName: str });
-const PasswordBody = z.object({ currentPassword: str, newPassword: str });
+export const RegisterBody = z.object({ firstName: str, lastName: str, email: str, password: str, companyName: str });
+export const LoginBody = z.object({ email: str, password: str });
+export const ProfileBody = z.object({ firstName: str, lastName: str });
+export const PasswordBody = z.object({ currentPassword: str, newPassword: str });
+/** A missing or unreadable token is a 401 (the token service says which). */
+export const RefreshBody = z.object({ refreshToken: z.string().max(4096).nullish() });
+/** Signs out the session of the refresh token, or else of the bearer token. */
+export const LogoutBody = z.object({ refreshToken: z.string().max(4096).nullish() });
 
 /** Public account routes: register, login, refresh, logout. */
 export function publicAccountRouter(deps: AccountDeps): Router {
@@ -166,7 +170,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   });
 
   router.post('/auth/refresh', async (req, res) => {
-    const { sessionId, generation } = await tokens.parseRefreshToken((req.body ?? {}).refreshToken);
+    const { sessionId, generation } = await tokens.parseRefreshToken(RefreshBody.parse(req.body ?? {}).refreshToken);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const session = await bus.load(sessionStream(sessionId), sessionDecider);
       if (session.state.status === 'none') throw new UnauthorizedError('Invalid refresh token', 'invalid_refresh_token');
@@ -193,7 +197,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
 
   router.post('/auth/logout', async (req, res) => {
     let sessionId: string | undefined;
-    const refresh = (req.body ?? {}).refreshToken;
+    const refresh = LogoutBody.parse(req.body ?? {}).refreshToken;
     if (refresh) sessionId = (await tokens.parseRefreshToken(refresh)).sessionId;
     else {
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '')?.[1];

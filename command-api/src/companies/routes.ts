@@ -15,15 +15,15 @@ export interface CompanyDeps {
   access: AccessReader;
 }
 
-const UpdateBody = z.object({
+export const CompanyUpdateBody = z.object({
   name: z.preprocess((v) => v ?? '', z.string({ error: 'Company name is required' }).max(1000)),
   domain: z.string().max(253, 'Domain is too long').nullable().optional(),
 });
-const InviteBody = z.object({
+export const InviteBody = z.object({
   email: z.preprocess((v) => v ?? '', z.string({ error: 'Email address is required' }).max(254, 'Please enter a valid email address')),
   role: z.enum(['user', 'manager', 'admin'], { error: 'Role must be user, manager or admin' }).optional(),
 });
-const RoleBody = z.object({ role: z.enum(['user', 'manager', 'admin'], { error: 'Role must be user, manager or admin' }) });
+export const RoleBody = z.object({ role: z.enum(['user', 'manager', 'admin'], { error: 'Role must be user, manager or admin' }) });
 
 const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -37,7 +37,7 @@ export function companyRouter(deps: CompanyDeps): Router {
   const load = (ctx: RequestContext) => bus.load(companyStream(ctx.companyId!), companyDecider);
 
   const update: RequestHandler = async (req, res) => {
-    const body = UpdateBody.parse(req.body ?? {});
+    const body = CompanyUpdateBody.parse(req.body ?? {});
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const company = await load(ctx);
       const evts = companyDecider.decide({ type: 'UpdateCompany', actorId: ctx.userId!, name: body.name, domain: body.domain ?? null, now: ctx.now.toISOString() }, company.state);

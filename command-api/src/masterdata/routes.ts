@@ -7,7 +7,7 @@ import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
-import { validIdParams } from '../http/params';
+import { IdParam, validIdParams } from '../http/params';
 
 export const masterStream = (companyId: string) => `masterdata-${companyId}`;
 
@@ -21,15 +21,20 @@ export interface MasterDataDeps {
   parsers: Pick<CsvParsers, 'masterData'>;
 }
 
-const Body = z.object({
+/** Which list: `categories`, `job_numbers` or `cost_codes` (another word is a 404 no_such_list). */
+export const MasterKindParam = z.enum(MASTER_KINDS as [MasterKind, ...MasterKind[]]);
+export const MasterKindParams = z.object({ kind: MasterKindParam });
+export const MasterItemParams = z.object({ kind: MasterKindParam, id: IdParam });
+
+export const MasterItemBody = z.object({
   name: z.preprocess((v) => v ?? '', z.string({ error: 'Name cannot be empty.' }).max(1000, 'Name is too long.')),
   category_id: z.string().max(100).optional().nullable(),
 });
 
 function kindOf(value: unknown): MasterKind {
-  const kind = String(value);
-  if (!(MASTER_KINDS as readonly string[]).includes(kind)) throw new NotFoundError(`No such list: ${kind}`, 'no_such_list');
-  return kind as MasterKind;
+  const kind = MasterKindParam.safeParse(value);
+  if (!kind.success) throw new NotFoundError(`No such list: ${String(value).slice(0, 100)}`, 'no_such_list');
+  return kind.data;
 }
 
 /** Add, update and delete master data items (admin only; the decider checks the role). */
@@ -40,7 +45,7 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
 
   router.post('/masterdata/:kind', company, async (req, res) => {
     const kind = kindOf(req.params.kind);
-    const body = Body.parse(req.body ?? {});
+    const body = MasterItemBody.parse(req.body ?? {});
     const id = newId();
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
@@ -58,7 +63,7 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
   router.put('/masterdata/:kind/:id', company, async (req, res) => {
     const kind = kindOf(req.params.kind);
     const id = String(req.params.id);
-    const body = Body.parse(req.body ?? {});
+    const body = MasterItemBody.parse(req.body ?? {});
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
       const events = masterDataDecider.decide({ type: 'UpdateItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);

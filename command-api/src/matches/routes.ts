@@ -97,8 +97,8 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
   return outcome!;
 }
 
-const Threshold = z.object({ threshold: z.coerce.number({ error: 'Threshold must be a number from 0 to 100' }).min(0, 'Threshold must be a number from 0 to 100').max(100, 'Threshold must be a number from 0 to 100').optional() });
-const ManualBody = z.object({
+export const ThresholdBody = z.object({ threshold: z.coerce.number({ error: 'Threshold must be a number from 0 to 100' }).min(0, 'Threshold must be a number from 0 to 100').max(100, 'Threshold must be a number from 0 to 100').optional() });
+export const ManualBody = z.object({
   receiptId: z.string({ error: 'receiptId is required' }).min(1, 'receiptId is required').max(100),
   transactionId: z.string({ error: 'transactionId is required' }).min(1, 'transactionId is required').max(100),
 });
@@ -119,7 +119,7 @@ export function matchRouter(deps: MatchDeps): Router {
 
   router.post('/matches/auto-match', company, async (req, res) => {
     const ctx = ctxOf(res);
-    const threshold = Threshold.parse(req.body ?? {}).threshold ?? DEFAULT_AUTO_MATCH_THRESHOLD;
+    const threshold = ThresholdBody.parse(req.body ?? {}).threshold ?? DEFAULT_AUTO_MATCH_THRESHOLD;
     const outcome = await runAutoMatch(deps, ctx, threshold, scopeOf(ctx));
     res.json({ ...outcome, message: `Auto-matched ${outcome.matched} receipts!` });
   });
@@ -134,7 +134,7 @@ export function matchRouter(deps: MatchDeps): Router {
       .filter((x): x is { t: MatchTransaction; s: NonNullable<typeof x.s> } => x.s !== null)
       .sort((a, b) => b.s.confidence - a.s.confidence)
       .slice(0, FIND_LIMIT);
-    const threshold = Threshold.parse(req.body ?? {}).threshold ?? DEFAULT_AUTO_MATCH_THRESHOLD;
+    const threshold = ThresholdBody.parse(req.body ?? {}).threshold ?? DEFAULT_AUTO_MATCH_THRESHOLD;
     let suggestedId: string | null = null;
     await send(req, res, bus, planMatching(bus, ctx.companyId!, (state) => {
       const best = scored.find((x) => x.s.confidence >= threshold && !state.confirmedTransaction.has(x.t.id) && !state.rejected.has(`${receipt.id}|${x.t.id}`));

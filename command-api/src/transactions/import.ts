@@ -50,7 +50,7 @@ class MappingRequired extends AppError {
 }
 
 const col = z.number().int().min(0).max(500);
-const MappingBody = z.object({
+export const MappingBody = z.object({
   date: col,
   description: col,
   amount: col.optional(),
@@ -68,6 +68,15 @@ const MappingBody = z.object({
   dateOrder: z.enum(['auto', 'dmy', 'mdy']).default('auto'),
   amountSign: z.enum(['expense-negative', 'expense-positive']).default('expense-negative'),
 }).refine((m) => m.amount !== undefined || m.debit !== undefined || m.credit !== undefined);
+
+/** The text fields of the import form (beside the `csvFile` file). */
+export const ImportFields = z.object({
+  mapping: z.string().max(10_000).optional().meta({
+    description: 'Which column is which, as JSON (when the columns are not recognised; saved for the next file with the same header)',
+    contentMediaType: 'application/json',
+    contentSchema: z.toJSONSchema(MappingBody, { io: 'input' }),
+  }),
+});
 
 function parseMapping(raw: unknown): ColumnMapping | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -109,7 +118,7 @@ export function importRouter(deps: ImportDeps): Router {
     if (!/\.csv$/i.test(file.originalname)) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'not_csv');
     const ctx = res.locals.ctx as { companyId: string; userId: string; role: Role };
     const fileHash = createHash('sha256').update(file.buffer).digest('hex');
-    const bodyMapping = parseMapping((req.body as Record<string, unknown> | undefined)?.mapping);
+    const bodyMapping = parseMapping(ImportFields.parse(req.body ?? {}).mapping);
     const maxRows = deps.maxRows ?? DEFAULT_MAX_IMPORT_ROWS;
     let parsed = await deps.parsers.statement(file.buffer, { ...(bodyMapping ? { mapping: bodyMapping } : {}), maxRows });
     let mapping = bodyMapping;

@@ -39,7 +39,7 @@ export interface TransactionDeps {
 }
 
 const text = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : v), z.string({ error: TRANSACTION_EDIT_REQUIRED }).max(500, 'Text fields must be at most 500 characters'));
-const UpdateBody = z.object({
+export const TransactionUpdateBody = z.object({
   description: text,
   category: text,
   job_number: text,
@@ -101,7 +101,7 @@ export function transactionRouter(deps: TransactionDeps): Router {
 
   router.put('/transactions/:id', company, async (req, res) => {
     const id = String(req.params.id);
-    const b = UpdateBody.parse(req.body ?? {});
+    const b = TransactionUpdateBody.parse(req.body ?? {});
     if (!b.description.trim() || !b.category.trim() || !b.job_number.trim() || !b.cost_code.trim()) throw new ValidationError(TRANSACTION_EDIT_REQUIRED);
     const amountCents = money(b.amount, 'amount', 'Please enter a valid amount');
     const salesTaxCents = b.sales_tax === null || b.sales_tax === undefined || b.sales_tax === '' ? null : money(b.sales_tax, 'sales_tax', 'Sales tax must be a number');

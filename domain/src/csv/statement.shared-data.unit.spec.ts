@@ -13,19 +13,22 @@ interface Truth {
   receipt_to_transaction: Record<string, { date: string; description: string; amount: number } | null>;
 }
 
+const DEV_REFUND = { description: 'REFUND INDAH GIFT & HOME DECO #8487', date: '2018-10-20', amountCents: 1250 };
 const cases = [
-  { file: 'spec', layout: 'paperlink' },
-  { file: 'chase', layout: 'chase-card' },
-  { file: 'capitalone', layout: 'capital-one' },
+  { file: 'spec', layout: 'paperlink', refund: DEV_REFUND },
+  { file: 'chase', layout: 'chase-card', refund: DEV_REFUND },
+  { file: 'capitalone', layout: 'capital-one', refund: DEV_REFUND },
+  // the statement of the 91 training receipts (receipts-train), in the product's layout
+  { file: 'train-spec', layout: 'paperlink', refund: { description: 'REFUND GERBANG ALAF RESTAURAN', date: '2018-01-21', amountCents: 1250 } },
 ];
 
-describe('the shared card statements (receipts dev set)', () => {
+describe('the shared card statements (receipts dev and train sets)', () => {
   it('covers every CSV in the folder', () => {
     const csvs = readdirSync(BANK_CSV).filter((f) => f.endsWith('.csv')).sort();
     expect(csvs).toEqual(cases.map((c) => `${c.file}.csv`).sort());
   });
 
-  for (const { file, layout } of cases) {
+  for (const { file, layout, refund } of cases) {
     describe(`${file}.csv`, () => {
       const result = parseBankStatement(readFileSync(path.join(BANK_CSV, `${file}.csv`)));
       const truth = JSON.parse(readFileSync(path.join(BANK_CSV, `${file}.truth.json`), 'utf8')) as Truth;
@@ -51,8 +54,8 @@ describe('the shared card statements (receipts dev set)', () => {
       });
 
       it('reads the refund as money coming back (positive)', () => {
-        const refund = result.rows.find((r) => r.description === 'REFUND INDAH GIFT & HOME DECO #8487');
-        expect(refund).toMatchObject({ date: '2018-10-20', amountCents: 1250 });
+        const found = result.rows.find((r) => r.description === refund.description);
+        expect(found).toMatchObject({ date: refund.date, amountCents: refund.amountCents });
         expect(result.rows.filter((r) => r.amountCents > 0)).toHaveLength(1);
       });
     });

@@ -1,13 +1,14 @@
 import { Router } from 'express';
-import { MASTER_KINDS, NotFoundError, type MasterKind, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { requireCompany } from '@paperlink/command-api';
+import { NotFoundError, type MasterKind, type ReadStore, type RequestContext } from '@paperlink/domain';
+import { MasterKindParam, requireCompany } from '@paperlink/command-api';
 import { listMasterItems } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
 
 export function parseKind(value: string): MasterKind {
-  if (!(MASTER_KINDS as readonly string[]).includes(value)) throw new NotFoundError(`No such list: ${value}`, 'no_such_list');
-  return value as MasterKind;
+  const kind = MasterKindParam.safeParse(value);
+  if (!kind.success) throw new NotFoundError(`No such list: ${value.slice(0, 100)}`, 'no_such_list');
+  return kind.data;
 }
 
 /** Master data lists: every member reads them (edit dropdowns); only admins change them. */

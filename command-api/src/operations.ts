@@ -1,0 +1,70 @@
+import type { Operation } from './http/openapi';
+import { CompanyUserParams, IdParams, UserIdParams } from './http/params';
+import { LoginBody, LogoutBody, PasswordBody, ProfileBody, RefreshBody, RegisterBody } from './accounts/routes';
+import { CompanyUpdateBody, InviteBody, RoleBody } from './companies/routes';
+import { ImportFields } from './transactions/import';
+import { TransactionUpdateBody } from './transactions/routes';
+import { ManualBody, ThresholdBody } from './matches/routes';
+import { CommitBody, CorrectionBody, DirectUploadParams, PresignBody } from './receipts/routes';
+import { MasterItemBody, MasterItemParams, MasterKindParams } from './masterdata/routes';
+
+const ok = (description: string) => ({ status: 200 as const, description });
+const created = (description: string) => ({ status: 201 as const, description });
+
+const companyOps = (prefix: '/companies/current' | '/companies/:id'): Operation[] => {
+  const auth = prefix === '/companies/current' ? ('company' as const) : ('company-path' as const);
+  const where = prefix === '/companies/current' ? {} : { params: IdParams };
+  const member = prefix === '/companies/current' ? UserIdParams : CompanyUserParams;
+  const of = prefix === '/companies/current' ? 'the current company' : 'the company in the path';
+  return [
+    { method: 'put', path: prefix, summary: `Rename ${of} or set its domain`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: CompanyUpdateBody }, success: ok('The company after the change') },
+    { method: 'post', path: `${prefix}/invite`, summary: `Add a registered user to ${of}`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: InviteBody }, success: created('The member added') },
+    { method: 'put', path: `${prefix}/users/:userId/role`, summary: `Change a member's role in ${of}`, tags: ['companies'], auth, roles: ['admin'], params: member, body: { json: RoleBody }, success: ok('The member after the change') },
+    { method: 'delete', path: `${prefix}/users/:userId`, summary: `Remove a member from ${of} (their access ends at once)`, tags: ['companies'], auth, roles: ['admin'], params: member, success: ok('Removed') },
+  ];
+};
+
+/** Every route of the command side (writes), with the schemas its handler parses with. */
+export const commandOperations: Operation[] = [
+  // accounts (public)
+  { method: 'post', path: '/auth/register', summary: 'Create an account and its company; signs in', tags: ['auth'], auth: 'none', body: { json: RegisterBody }, success: created('The user, the company and tokens'), errors: { 409: 'The email address is taken' } },
+  { method: 'post', path: '/auth/login', summary: 'Sign in', tags: ['auth'], auth: 'none', body: { json: LoginBody }, success: ok('The user and tokens'), errors: { 401: 'Wrong email or password', 429: 'Too many failed attempts' } },
+  { method: 'post', path: '/auth/refresh', summary: 'New tokens for a refresh token (rotated; a reused one ends the session)', tags: ['auth'], auth: 'none', body: { json: RefreshBody }, success: ok('New tokens'), errors: { 401: 'The refresh token is not valid, expired or reused' } },
+  { method: 'post', path: '/auth/logout', summary: 'Sign out the session of a refresh or access token', tags: ['auth'], auth: 'none', body: { json: LogoutBody }, success: ok('Signed out'), errors: { 401: 'The token is not valid' } },
+  // accounts (signed in)
+  { method: 'post', path: '/auth/logout-all', summary: 'Sign out every session of the caller', tags: ['auth'], auth: 'user', success: ok('Signed out everywhere') },
+  { method: 'put', path: '/auth/profile', summary: "Change the caller's name", tags: ['auth'], auth: 'user', body: { json: ProfileBody }, success: ok('The user after the change') },
+  { method: 'put', path: '/auth/password', summary: "Change the caller's password (ends their other sessions)", tags: ['auth'], auth: 'user', body: { json: PasswordBody }, success: ok('Changed'), errors: { 401: 'The current password is wrong' } },
+  // companies
+  ...companyOps('/companies/current'),
+  ...companyOps('/companies/:id'),
+  // transactions
+  {
+    method: 'post', path: '/transactions/import', summary: 'Import a bank statement (CSV)', tags: ['transactions'], auth: 'company',
+    description: "A non-admin's rows are always their own. Rows the company already holds are skipped (as many times as it holds them).",
+    body: { multipart: { files: ['csvFile'], fields: ImportFields } }, success: ok('What was imported, skipped and refused, row by row'),
+    errors: { 422: 'The columns were not recognised: send a mapping' },
+  },
+  { method: 'put', path: '/transactions/:id', summary: 'Edit a transaction', tags: ['transactions'], auth: 'company', params: IdParams, body: { json: TransactionUpdateBody }, success: ok('The transaction after the change') },
+  { method: 'delete', path: '/transactions/:id', summary: 'Delete a transaction (and its matches)', tags: ['transactions'], auth: 'company', params: IdParams, success: ok('Deleted') },
+  // receipts
+  { method: 'put', path: '/receipts/direct/:token', summary: 'The target of a presigned upload URL: the file bytes', tags: ['receipts'], auth: 'upload-link', params: DirectUploadParams, body: { raw: 'application/octet-stream' }, success: ok('The file arrived; commit it next'), errors: { 413: 'The file is larger than 10 MB', 400: 'Not a JPG, PNG or PDF' } },
+  { method: 'post', path: '/receipts/presign', summary: 'A signed URL to upload one receipt file to', tags: ['receipts'], auth: 'company', body: { json: PresignBody }, success: ok('The upload URL and key'), errors: { 413: 'The file is larger than 10 MB' } },
+  { method: 'post', path: '/receipts/commit', summary: 'Turn an uploaded file into a receipt', tags: ['receipts'], auth: 'company', body: { json: CommitBody }, success: created('The receipt (read by OCR next)') },
+  { method: 'post', path: '/receipts/upload', summary: 'Upload a receipt file (multipart)', tags: ['receipts'], auth: 'company', body: { multipart: { files: ['receipt'] } }, success: created('The receipt (read by OCR next)') },
+  { method: 'put', path: '/receipts/:id', summary: "Correct a receipt's date, amounts, merchant or description", tags: ['receipts'], auth: 'company', params: IdParams, body: { json: CorrectionBody }, success: ok('The receipt after the change') },
+  { method: 'post', path: '/receipts/:id/reprocess', summary: 'Read a receipt again', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Queued') },
+  { method: 'delete', path: '/receipts/:id', summary: 'Delete a receipt (and its matches)', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Deleted') },
+  // matches
+  { method: 'post', path: '/matches/auto-match', summary: "Match the caller's receipts and transactions (admins: the company's)", tags: ['matches'], auth: 'company', body: { json: ThresholdBody }, success: ok('How many were matched and suggested') },
+  { method: 'post', path: '/matches/find/:id', summary: 'The best transactions for one receipt; suggests the best free one', tags: ['matches'], auth: 'company', params: IdParams, body: { json: ThresholdBody }, success: ok('Candidates') },
+  { method: 'post', path: '/matches', summary: 'Match a receipt and a transaction by hand (a non-admin: both their own)', tags: ['matches'], auth: 'company', body: { json: ManualBody }, success: ok('The match') },
+  { method: 'put', path: '/matches/:id/confirm', summary: 'Confirm a suggested match', tags: ['matches'], auth: 'company', params: IdParams, success: ok('Confirmed') },
+  { method: 'put', path: '/matches/:id/reject', summary: 'Reject a suggested match (not suggested again)', tags: ['matches'], auth: 'company', params: IdParams, success: ok('Rejected') },
+  { method: 'delete', path: '/matches/:id', summary: 'Delete a match', tags: ['matches'], auth: 'company', params: IdParams, success: ok('Deleted') },
+  // master data
+  { method: 'post', path: '/masterdata/:kind', summary: 'Add an item to a list', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterKindParams, body: { json: MasterItemBody }, success: created('The item') },
+  { method: 'put', path: '/masterdata/:kind/:id', summary: 'Rename an item', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterItemParams, body: { json: MasterItemBody }, success: ok('The item') },
+  { method: 'delete', path: '/masterdata/:kind/:id', summary: 'Delete an item no transaction uses', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterItemParams, success: ok('Deleted') },
+  { method: 'post', path: '/masterdata/:kind/import', summary: 'Import items from a CSV file', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterKindParams, body: { multipart: { files: ['csvFile'] } }, success: ok('Added, skipped and refused rows') },
+];

@@ -1,0 +1,36 @@
+import { IdParams, MasterKindParams, type Operation } from '@paperlink/command-api';
+import { ReceiptListQuery } from './receipts/routes';
+import { TransactionListQuery } from './transactions/routes';
+
+const ok = (description: string, content?: Operation['success']['content']) => ({ status: 200 as const, description, ...(content ? { content } : {}) });
+
+const companyReads = (prefix: '/companies/current' | '/companies/:id'): Operation[] => {
+  const auth = prefix === '/companies/current' ? ('company' as const) : ('company-path' as const);
+  const where = prefix === '/companies/current' ? {} : { params: IdParams };
+  return [
+    { method: 'get', path: prefix, summary: 'A company the caller belongs to', tags: ['companies'], auth, ...where, success: ok('The company') },
+    { method: 'get', path: `${prefix}/users`, summary: "The company's members", tags: ['companies'], auth, roles: ['admin', 'manager'], ...where, success: ok('Members') },
+    { method: 'get', path: `${prefix}/users/filter`, summary: "The company's members, for filters", tags: ['companies'], auth, roles: ['admin', 'manager'], ...where, success: ok('Members (id, name, role)') },
+  ];
+};
+
+/** Every route of the query side (reads), with the schemas its handler parses with. */
+export const queryOperations: Operation[] = [
+  { method: 'get', path: '/auth/profile', summary: 'The signed-in user', tags: ['auth'], auth: 'user', success: ok('The user') },
+  { method: 'get', path: '/companies', summary: "The caller's companies", tags: ['companies'], auth: 'user', success: ok('Companies') },
+  ...companyReads('/companies/current'),
+  ...companyReads('/companies/:id'),
+  { method: 'get', path: '/masterdata/:kind', summary: 'A master data list', tags: ['masterdata'], auth: 'company', params: MasterKindParams, success: ok('Items') },
+  { method: 'get', path: '/transactions', summary: "Transactions, filtered and paged (a non-admin: their own)", tags: ['transactions'], auth: 'company', query: TransactionListQuery, success: ok('A page of transactions') },
+  { method: 'get', path: '/transactions/:id', summary: 'One transaction', tags: ['transactions'], auth: 'company', params: IdParams, success: ok('The transaction') },
+  { method: 'get', path: '/receipts', summary: 'Receipts, filtered and paged (a non-admin: their own)', tags: ['receipts'], auth: 'company', query: ReceiptListQuery, success: ok('A page of receipts') },
+  { method: 'get', path: '/receipts/:id', summary: 'One receipt', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The receipt') },
+  { method: 'get', path: '/receipts/:id/view', summary: "A receipt's file, to show (sandboxed)", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
+  { method: 'get', path: '/receipts/:id/download', summary: "A receipt's file, to save", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
+  { method: 'get', path: '/receipts/:id/thumbnail', summary: "A small JPEG of a receipt's first page", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('A JPEG', 'image/jpeg') },
+  { method: 'get', path: '/receipts/:id/duplicates', summary: 'Receipts the caller may see that look like the same purchase', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
+  { method: 'post', path: '/receipts/:id/duplicate-check', summary: 'Same as GET duplicates', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
+  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches (a non-admin: of their own records)', tags: ['matches'], auth: 'company', success: ok('Matches') },
+  { method: 'get', path: '/matches/pending', summary: 'Pending matches', tags: ['matches'], auth: 'company', success: ok('Matches') },
+  { method: 'get', path: '/matches/stats', summary: 'Match counts', tags: ['matches'], auth: 'company', success: ok('Counts') },
+];
