@@ -7,6 +7,7 @@ import {
   CommandBus,
   companyRouter,
   errorHandler,
+  loggableUrl,
   fingerprintKey,
   jsonDepthLimit,
   masterDataRouter,
@@ -120,7 +121,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     if (config.LOG_REQUESTS === '1') {
       api.use((req, res, next) => {
         const t = performance.now();
-        res.on('finish', () => console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - t).toFixed(1)}ms`));
+        res.on('finish', () => console.log(`${req.method} ${loggableUrl(req.originalUrl)} ${res.statusCode} ${(performance.now() - t).toFixed(1)}ms`));
         next();
       });
     }

@@ -2,6 +2,18 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError, ConcurrencyError, TooManyRequestsError } from '@paperlink/domain';
 
+/**
+ * A request's URL as it may be written to a log: capability tokens in the path (the signed
+ * direct-upload URL) and every query value are replaced, so a log never holds a credential.
+ */
+export function loggableUrl(url: string): string {
+  const [path = '', query] = url.split('?', 2);
+  const safePath = path.replace(/(\/receipts\/direct\/)[^/]+/, '$1[redacted]');
+  if (query === undefined) return safePath;
+  const names = query.split('&').filter(Boolean).map((pair) => `${pair.split('=', 1)[0]}=…`);
+  return `${safePath}?${names.join('&')}`;
+}
+
 /** Maps every error once into `{ error, code, details }` with the error's status. */
 export function errorHandler(log: (msg: string, err: unknown) => void = console.error): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -30,7 +42,7 @@ export function errorHandler(log: (msg: string, err: unknown) => void = console.
       res.status(status).json({ error: message, code });
       return;
     }
-    log(`unhandled error on ${req.method} ${req.originalUrl}`, err);
+    log(`unhandled error on ${req.method} ${loggableUrl(req.originalUrl)}`, err);
     res.status(500).json({ error: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
   };
 }
