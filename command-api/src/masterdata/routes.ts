@@ -8,6 +8,7 @@ import type { CsvParsers } from '../core/parsers';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
 import { IdParam, validIdParams } from '../http/params';
+import { unreadableUpload } from '../http/uploads';
 
 export const masterStream = (companyId: string) => `masterdata-${companyId}`;
 
@@ -92,7 +93,7 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     upload.single('csvFile')(req, res, (err: unknown) => {
       if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') next(new ValidationError('File size must be less than 5MB.', undefined, 'file_too_large'));
       else if (err instanceof multer.MulterError) next(new ValidationError('Send one CSV file in the csvFile field.', undefined, 'bad_upload'));
-      else next(err);
+      else next(unreadableUpload(err));
     });
   }, async (req, res) => {
     const kind = kindOf(req.params.kind);

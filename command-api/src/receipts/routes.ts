@@ -27,6 +27,7 @@ import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { ctxOf, requireCompany } from '../http/context';
 import { validIdParams } from '../http/params';
+import { unreadableUpload } from '../http/uploads';
 import { forgetReceiptAppends } from '../matches/routes';
 
 export const receiptStream = (id: string) => `receipt-${id}`;
@@ -228,7 +229,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     upload.single('receipt')(req, res, (err: unknown) => {
       if (err instanceof multer.MulterError) {
         next(err.code === 'LIMIT_FILE_SIZE' ? new PayloadTooLargeError(TOO_LARGE, 'too_large') : new ValidationError('Send one file in the receipt field.', [{ field: 'receipt', message: 'Send one file in the receipt field' }], 'bad_upload'));
-      } else next(err);
+      } else next(unreadableUpload(err));
     });
   }, async (req: Request, res) => {
     const ctx = ctxOf(res);

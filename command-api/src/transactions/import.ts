@@ -20,6 +20,7 @@ import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
+import { unreadableUpload } from '../http/uploads';
 import { importStream, ledgerStream } from './routes';
 
 /** Statements up to 25 MB (about 250,000 rows). */
@@ -110,7 +111,7 @@ export function importRouter(deps: ImportDeps): Router {
       if (err instanceof multer.MulterError) {
         const message = err.code === 'LIMIT_FILE_SIZE' ? 'The file is larger than 25 MB. Split the statement and import the parts.' : 'Send one CSV file in the csvFile field.';
         next(new ValidationError(message, undefined, err.code === 'LIMIT_FILE_SIZE' ? 'file_too_large' : 'bad_upload'));
-      } else next(err);
+      } else next(unreadableUpload(err));
     });
   }, async (req, res) => {
     const file = req.file;
