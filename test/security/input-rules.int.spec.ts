@@ -117,6 +117,9 @@ describe('control characters and direction overrides in names and emails', () =>
     expect((await api.http.put(`/api/masterdata/categories/${cat.body.id}`).set(admin.headers()).send({ name: `Fu\u0000el` })).status).toBe(400);
     const login = await api.http.post('/api/auth/login').send({ email: `${admin.email}\u0000`, password: admin.password });
     expect(login.status).toBe(400);
+    const invite = await api.http.post('/api/companies/current/invite').set(admin.headers()).send({ email: `x${rlo}moc.elpmaxe@evil.com`, role: 'user' });
+    expect(invite.status).toBe(400);
+    expect(invite.body.error).toBe('Email cannot contain control characters or text direction overrides');
     // The names kept what they were.
     const me = await api.http.get('/api/auth/profile').set(admin.headers());
     expect(JSON.stringify(me.body)).not.toContain(rlo);

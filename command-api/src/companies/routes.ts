@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { companyDecider, NotFoundError, normaliseEmail, ValidationError, type EventStore, type RequestContext, type Role } from '@paperlink/domain';
+import { companyDecider, hasUnsafeCharacters, NotFoundError, normaliseEmail, unsafeTextMessage, ValidationError, type EventStore, type RequestContext, type Role } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import type { AccountViews } from '../core/views';
@@ -55,6 +55,7 @@ export function companyRouter(deps: CompanyDeps): Router {
     const body = InviteBody.parse(req.body ?? {});
     const email = normaliseEmail(body.email);
     if (!email) throw new ValidationError('Email address is required', [{ field: 'email', message: 'Email address is required' }]);
+    if (hasUnsafeCharacters(email)) throw new ValidationError(unsafeTextMessage('Email'), [{ field: 'email', message: unsafeTextMessage('Email') }]);
     if (!SIMPLE_EMAIL.test(email)) throw new ValidationError('Please enter a valid email address', [{ field: 'email', message: 'Please enter a valid email address' }]);
     const role: Role = body.role ?? 'user';
     await send(req, res, bus, async (ctx): Promise<Plan> => {
