@@ -9,4 +9,5 @@ export * from './transactions/transactions';
 export * from './transactions/query';
 export { allProjections } from './registry';
 export * from './receipts/receipts';
+export * from './receipts/receipt-files';
 export * from './matches/matches';

@@ -5,9 +5,10 @@ import { usersProjection } from './accounts/users';
 import { masterDataProjection } from './masterdata/items';
 import { transactionsProjection } from './transactions/transactions';
 import { receiptsProjection } from './receipts/receipts';
+import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, matchesProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection];
 }

@@ -40,6 +40,12 @@ describe('files left on disk by a crash', () => {
     const live = await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', liveBytes, 'live.jpg');
     expect(live.status).toBe(201);
 
+    // A receipt that was deleted: its file is part of the history auditors replay, and stays.
+    const deletedBytes = imageOf(labels[3]!.id);
+    const deleted = await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', deletedBytes, 'deleted.jpg');
+    expect(deleted.status).toBe(201);
+    expect((await api.http.delete(`/api/receipts/${deleted.body.receipt.id}`).set(ada.headers())).status).toBe(200);
+
     // The crash: the bytes are stored, then the process dies before the receipt is recorded.
     const events = api.paperlink.adapters.events;
     const append = events.appendMany.bind(events);
@@ -71,7 +77,7 @@ describe('files left on disk by a crash', () => {
     writeFileSync(youngTmp, 'half');
     await api.close();
 
-    for (const p of [pathOf(sha256(liveBytes)), pathOf(sha256(crashBytes)), pathOf(sha256(oldOrphan)), oldTmp]) age(p);
+    for (const p of [pathOf(sha256(liveBytes)), pathOf(sha256(deletedBytes)), pathOf(sha256(crashBytes)), pathOf(sha256(oldOrphan)), oldTmp]) age(p);
 
     api = await startApi({}, dir, { reader: labelledReader() });
     const report = await api.paperlink.orphanSweep;
@@ -83,6 +89,7 @@ describe('files left on disk by a crash', () => {
     expect(existsSync(pathOf(sha256(oldOrphan)))).toBe(false);
     expect(existsSync(oldTmp)).toBe(false);
     expect(existsSync(pathOf(sha256(liveBytes)))).toBe(true);
+    expect(existsSync(pathOf(sha256(deletedBytes)))).toBe(true);
     expect(existsSync(pathOf(sha256(youngOrphan)))).toBe(true);
     expect(existsSync(pathOf(sha256(directBytes)))).toBe(true);
     expect(existsSync(youngTmp)).toBe(true);

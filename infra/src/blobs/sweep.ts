@@ -1,6 +1,6 @@
 import type { ReadStore } from '@paperlink/domain';
 import { UPLOAD_URL_TTL_SECONDS } from '@paperlink/command-api';
-import { RECEIPTS, type ReceiptDoc } from '@paperlink/projections';
+import { referencedReceiptFiles } from '@paperlink/projections';
 import type { LocalBlobStore, SweepReport } from './local';
 
 /**
@@ -11,8 +11,9 @@ export const ORPHAN_SAFETY_MS = Math.max(60 * 60 * 1000, 2 * UPLOAD_URL_TTL_SECO
 
 /**
  * On start: once the read models hold every receipt of the log, removes the receipt files no
- * receipt refers to (left by a crash between storing the bytes and recording the receipt, or
- * by a deleted receipt) and older than the safety age. Skipped when the read models cannot
+ * receipt ever referred to (left by a crash between storing the bytes and recording the receipt,
+ * or an upload never committed) and older than the safety age. The file of a deleted receipt
+ * stays: it belongs to the history auditors replay. Skipped when the read models cannot
  * catch up (a failed projection must never make files look unreferenced).
  */
 export async function sweepOrphanFiles(
@@ -25,8 +26,7 @@ export async function sweepOrphanFiles(
     log('orphan file sweep skipped: the read models did not catch up with the log');
     return null;
   }
-  const receipts = readStore.collection<ReceiptDoc>(RECEIPTS);
-  const report = await blobs.sweepOrphans(async (keys) => new Set((await receipts.find({ sha256: { $in: keys } })).map((d) => d.sha256)), ORPHAN_SAFETY_MS);
+  const report = await blobs.sweepOrphans((keys) => referencedReceiptFiles(readStore, keys), ORPHAN_SAFETY_MS);
   if (report.removed.length > 0 || report.removedTemporary > 0) {
     log(`orphan file sweep: removed ${report.removed.length} receipt file(s) no receipt refers to and ${report.removedTemporary} temporary file(s), of ${report.scanned}`);
   }
