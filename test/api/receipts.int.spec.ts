@@ -181,6 +181,13 @@ describe('receipts API', () => {
     await settled(ada, id);
     expect((await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_date: '2024-02-30' })).status).toBe(400);
     expect((await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_amount: 'abc' })).status).toBe(400);
+    // the money rule of imports and transaction edits (two decimals, at most 999,999,999.99)
+    for (const bad of [12.345, 1000000000, 1e13, -99999999999.99]) {
+      const refused = await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_amount: bad });
+      expect(refused.status, String(bad)).toBe(400);
+      expect(refused.body.error).toBe('Amount must have at most 2 decimal places and at most 999,999,999.99');
+    }
+    expect((await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_tax: 0.001 })).body.details[0].field).toBe('extracted_tax');
     const fix = await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_merchant: 'Corner Cafe', extracted_amount: 12.5 });
     expect(fix.status).toBe(200);
     expect(fix.body.receipt).toMatchObject({ extracted_merchant: 'Corner Cafe', extracted_amount: 12.5, extracted_date: l.date });

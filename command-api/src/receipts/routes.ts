@@ -3,8 +3,10 @@ import express, { Router, type Request } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import {
+  amountToCents,
   decideReceipt,
   fold,
+  MONEY_RULE,
   NotFoundError,
   PayloadTooLargeError,
   RECEIPT_MAX_BYTES,
@@ -91,7 +93,13 @@ export const CommitBody = PresignBody.extend({ key: z.string().min(1).max(2000) 
 const money = (label: string) =>
   z.preprocess(
     (v) => (v === '' ? null : typeof v === 'string' ? Number(v) : v),
-    z.number({ error: `${label} must be a number` }).finite(`${label} must be a number`).nullable().optional(),
+    z
+      .number({ error: `${label} must be a number` })
+      .finite(`${label} must be a number`)
+      // the money rule of imports and transaction edits, so a corrected receipt holds what they hold
+      .refine((v) => amountToCents(v) !== null, `${label} must have ${MONEY_RULE}`)
+      .nullable()
+      .optional(),
   );
 export const CorrectionBody = z.object({
   extracted_date: z.preprocess((v) => (v === '' ? null : v), z.string().nullable().optional()),

@@ -1,6 +1,7 @@
 import type { Decider } from '../core/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import type { Role } from '../core/context';
+import { centsWithinRule, MONEY_RULE } from '../core/money';
 
 /**
  * A receipt's life in its stream `receipt-<id>`: uploaded (the file is stored by its SHA-256),
@@ -114,7 +115,7 @@ export function validateCorrection(changes: Partial<ReceiptData>): Partial<Recei
   for (const [key, label, field] of [['totalCents', 'Amount', 'extracted_amount'], ['taxCents', 'Tax', 'extracted_tax']] as const) {
     const v = changes[key];
     if (v === undefined) continue;
-    if (v !== null && (!Number.isSafeInteger(v) || Math.abs(v) >= 1e13)) problems.push({ field, message: `${label} must be a number` });
+    if (v !== null && !centsWithinRule(v)) problems.push({ field, message: `${label} must have ${MONEY_RULE}` });
     else out[key] = v;
   }
   for (const [key, field, max] of [['merchant', 'extracted_merchant', 200], ['description', 'extracted_description', 1000]] as const) {
