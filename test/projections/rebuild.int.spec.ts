@@ -31,7 +31,7 @@ const KNOWN_EVENT_TYPES = new Set([
   ...allProjections().flatMap((p) => [...p.handles]),
   ...RECEIPT_EVENT_TYPES,
   ...MATCH_EVENT_TYPES,
-  'EmailClaimed', 'UserPasswordChanged', 'UserLoginFailed',
+  'EmailClaimed', 'UserPasswordChanged', 'UserLoginFailed', 'UserPasswordChangeFailed',
   'StatementImported', 'ColumnMappingSaved', 'ReceiptFileReceived', 'RequestCompleted',
 ]);
 
@@ -173,9 +173,10 @@ async function seedSessions(accounts: Account[]) {
   expect(sidOf(refreshed.body.accessToken)).toBe(sidOf(phone.body.accessToken));
   await api.http.post('/api/auth/logout').send({ refreshToken: refreshed.body.refreshToken }).expect(200);
   expected.sessions.get(sidOf(phone.body.accessToken))!.revoked = true;
-  // a password change ends the user's other sessions and keeps this one
+  // a password change ends the user's other sessions and keeps this one (after a wrong current password, which ends nothing)
   const laptop = await api.http.post('/api/auth/login').send({ email: b.email, password: b.password }).expect(200);
   startSession(b.userId, laptop.body.accessToken);
+  await api.http.put('/api/auth/password').set({ authorization: `Bearer ${laptop.body.accessToken}` }).send({ currentPassword: 'Not-the-password1', newPassword: 'Changed-Passw0rd' }).expect(400);
   await api.http.put('/api/auth/password').set({ authorization: `Bearer ${laptop.body.accessToken}` }).send({ currentPassword: b.password, newPassword: 'Changed-Passw0rd' }).expect(200);
   for (const [sid, session] of expected.sessions) if (session.userId === b.userId && sid !== sidOf(laptop.body.accessToken)) session.revoked = true;
   b.password = 'Changed-Passw0rd';

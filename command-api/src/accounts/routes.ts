@@ -8,6 +8,8 @@ import {
   emailProblems,
   loginRetryAfterSeconds,
   normaliseEmail,
+  passwordChangeRateLimited,
+  passwordChangeRetryAfterSeconds,
   passwordProblems,
   refreshOutcome,
   requireName,
@@ -52,6 +54,12 @@ export const RefreshBody = z.object({ refreshToken: z.string().max(4096).nullish
 /** Signs out the session of the refresh token, or else of the bearer token. */
 export const LogoutBody = z.object({ refreshToken: z.string().max(4096).nullish() });
 
+/** The keyed tag of an address group stored with sign-ins and password changes (never the address itself). */
+function addressTagger(secret: string): (address: string) => string {
+  const tagKey = createHmac('sha256', secret).update('paperlink sign-in address tags').digest();
+  return (address) => createHmac('sha256', tagKey).update(address).digest('base64url').slice(0, 22);
+}
+
 /** Public account routes: register, login, refresh, logout. */
 export function publicAccountRouter(deps: AccountDeps): Router {
   const { bus, events, tokens, hasher, views } = deps;
@@ -59,10 +67,9 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   /** A hash of a random string: verifying against it costs what a real check costs. */
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hasher.hash(randomUUID()));
-  const tagKey = createHmac('sha256', deps.loginAddressKey).update('paperlink sign-in address tags').digest();
   /** Sign-in failures at emails of no account (in memory, most recent 100,000 emails). */
   const unknownAccounts = new Map<string, UserState>();
-  const addressTag = (address: string) => createHmac('sha256', tagKey).update(address).digest('base64url').slice(0, 22);
+  const addressTag = addressTagger(deps.loginAddressKey);
   const expiresAt = (ctx: RequestContext) => new Date(ctx.now.getTime() + tokens.refreshTtlSeconds * 1000).toISOString();
 
   router.post('/auth/register', async (req, res) => {
@@ -222,6 +229,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
 export function accountRouter(deps: AccountDeps): Router {
   const { bus, events, hasher, views } = deps;
   const router = Router();
+  const addressTag = addressTagger(deps.loginAddressKey);
 
   router.post('/auth/logout-all', async (req, res) => {
     await send(req, res, bus, async (ctx): Promise<Plan> => {
@@ -252,13 +260,38 @@ export function accountRouter(deps: AccountDeps): Router {
     if (body.newPassword.length < 8) throw new ValidationError('New password must be at least 8 characters long', [{ field: 'newPassword', message: 'New password must be at least 8 characters long' }]);
     throwIfProblems(passwordProblems(body.newPassword, 'newPassword', 'New password'));
     const ctx = ctxOf(res);
+    // A wrong current password is a failed attempt of the account under the sign-in policy
+    // (docs/decisions/0004): the address's slot is taken before anything is awaited and given
+    // back unless the answer is that failure; the account (per address and per session) is
+    // checked before the password, and again in the plan.
+    const address = addressGroup(ctx.ip ?? 'unknown');
+    const slot = deps.loginFailuresPerAddress.reserve(address);
+    if (typeof slot === 'number') throw new TooManyRequestsError('Too many failed attempts from this address. Try again later.', slot, 'password_change_rate_limited');
+    let failed = false;
+    res.once('close', () => {
+      if (!failed || res.statusCode !== 400) slot();
+    });
+    const source = addressTag(address);
+    const sessionId = ctx.sessionId!;
     const current = await bus.load(userStream(ctx.userId!), userDecider);
+    const wait = passwordChangeRetryAfterSeconds(current.state, ctx.now.toISOString(), source, sessionId);
+    if (wait > 0) throw passwordChangeRateLimited(wait);
     const currentPasswordValid = current.state.status === 'registered' && (await hasher.verify(current.state.passwordHash, body.currentPassword));
     const newPasswordHash = currentPasswordValid ? await hasher.hash(body.newPassword) : '';
     await send(req, res, bus, async (c): Promise<Plan> => {
+      failed = false;
       const now = c.now.toISOString();
       const user = await bus.load(userStream(c.userId!), userDecider);
-      const changed = userDecider.decide({ type: 'ChangePassword', currentPasswordValid, newPasswordHash, now }, user.state);
+      const changed = userDecider.decide({ type: 'ChangePassword', currentPasswordValid, newPasswordHash, now, source, sessionId }, user.state);
+      if (!currentPasswordValid) {
+        failed = true;
+        const wrong = 'Current password is incorrect';
+        return {
+          status: 400,
+          appends: [{ streamId: userStream(c.userId!), expectedRevision: user.expected, events: changed }],
+          body: { error: wrong, code: 'wrong_password', details: [{ field: 'currentPassword', message: wrong }] },
+        };
+      }
       // Every other session of the user ends (ASVS 3.3.3); the caller's own goes on. Sessions start
       // only in appends to the user stream, which this plan appends to at the revision just read:
       // with the read models caught up to the log as it is now, none can be missed (a sign-in

@@ -22,10 +22,13 @@ const KNOWN_SOURCES = 20;
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; firstName: string; lastName: string; passwordHash: string; registeredAt: string } }
   | { type: 'UserProfileUpdated'; data: { userId: string; firstName: string; lastName: string } }
-  | { type: 'UserPasswordChanged'; data: { userId: string; passwordHash: string; changedAt: string } }
+  /** `source`: keyed tag of the address the change came from (absent in events of older versions). */
+  | { type: 'UserPasswordChanged'; data: { userId: string; passwordHash: string; changedAt: string; source?: string } }
   /** `source`: keyed tag of the address (absent in events of older versions). */
   | { type: 'UserLoggedIn'; data: { userId: string; sessionId: string; at: string; source?: string } }
   | { type: 'UserLoginFailed'; data: { userId: string; at: string; source?: string } }
+  /** A wrong current password on a password change: a failed attempt of the account, like a failed sign-in. */
+  | { type: 'UserPasswordChangeFailed'; data: { userId: string; sessionId: string; at: string; source: string } }
   | { type: 'UserSessionsRevoked'; data: { userId: string; at: string } };
 
 export type UserState =
@@ -37,8 +40,11 @@ export type UserState =
       firstName: string;
       lastName: string;
       passwordHash: string;
-      /** Failed logins of the last hour (as of the latest one), oldest first, with the tag of their address. */
-      recentFailures: Array<{ at: string; source?: string }>;
+      /**
+       * Failed logins and wrong current passwords of the last hour (as of the latest one), oldest
+       * first, with the tag of their address (and the session, for a password change).
+       */
+      recentFailures: Array<{ at: string; source?: string; sessionId?: string }>;
       /** Tags of addresses the user has signed in from, newest last. */
       knownSources: string[];
       sessionsRevokedAt?: string;
@@ -47,7 +53,8 @@ export type UserState =
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; firstName: string; lastName: string; passwordHash: string; now: string }
   | { type: 'UpdateProfile'; firstName: string; lastName: string }
-  | { type: 'ChangePassword'; currentPasswordValid: boolean; newPasswordHash: string; now: string }
+  /** `source`: tag of the caller's address; `sessionId`: the caller's session (both throttle wrong current passwords). */
+  | { type: 'ChangePassword'; currentPasswordValid: boolean; newPasswordHash: string; now: string; source: string; sessionId: string }
   | { type: 'RecordLogin'; passwordValid: boolean; sessionId: string; now: string; source?: string }
   | { type: 'RevokeAllSessions'; now: string };
 
@@ -68,12 +75,35 @@ export function loginDelayMs(accountFailures: number): number {
  */
 export function loginRetryAfterSeconds(state: UserState, now: string, source?: string): number {
   if (state.status !== 'registered') return 0;
+  const known = source !== undefined && state.knownSources.includes(source);
+  return retryAfterSeconds(state, now, (f) => source === undefined || f.source === source, known);
+}
+
+/**
+ * Seconds before a password change from the address tagged `source`, in session `sessionId`,
+ * may check the current password, or 0 when it may now. Wrong current passwords are failures
+ * of the account under the sign-in policy; the session counts as an address would (and is
+ * never exempt from the hourly cap), so a stolen token does not start afresh at a new address.
+ */
+export function passwordChangeRetryAfterSeconds(state: UserState, now: string, source: string, sessionId: string): number {
+  if (state.status !== 'registered') return 0;
+  return Math.max(loginRetryAfterSeconds(state, now, source), retryAfterSeconds(state, now, (f) => f.sessionId === sessionId, false));
+}
+
+/** The 429 of a password change the policy holds back. */
+export function passwordChangeRateLimited(seconds: number): TooManyRequestsError {
+  return new TooManyRequestsError('Too many wrong current passwords. Try again later.', seconds, 'password_change_rate_limited');
+}
+
+type Registered = Extract<UserState, { status: 'registered' }>;
+type Failure = Registered['recentFailures'][number];
+
+function retryAfterSeconds(state: Registered, now: string, isOwn: (f: Failure) => boolean, known: boolean): number {
   const t = Date.parse(now);
   const failures = withinWindow(state.recentFailures, t);
-  const own = source === undefined ? failures : failures.filter((f) => f.source === source);
+  const own = failures.filter(isOwn);
   if (own.length === 0) return 0;
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-  const known = source !== undefined && state.knownSources.includes(source);
   if (failures.length >= MAX_LOGIN_FAILURES_PER_ACCOUNT && !known) {
     const frees = Date.parse(failures[failures.length - MAX_LOGIN_FAILURES_PER_ACCOUNT]!.at) + LOGIN_FAILURE_WINDOW_MS;
     return seconds(frees - t);
@@ -94,8 +124,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
     switch (event.type) {
       case 'UserProfileUpdated':
         return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
-      case 'UserPasswordChanged':
-        return { ...state, passwordHash: event.data.passwordHash };
+      case 'UserPasswordChanged': {
+        // The current password was right from this address: as after a sign-in, its failures are cleared.
+        const source = event.data.source;
+        const recentFailures = source === undefined ? state.recentFailures : state.recentFailures.filter((f) => f.source !== source);
+        return { ...state, passwordHash: event.data.passwordHash, recentFailures };
+      }
       case 'UserLoggedIn': {
         const source = event.data.source;
         // Older events carry no address: then, as before, a success clears every failure.
@@ -109,6 +143,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'UserLoginFailed': {
         const failure = event.data.source === undefined ? { at: event.data.at } : { at: event.data.at, source: event.data.source };
         return { ...state, recentFailures: [...withinWindow(state.recentFailures, event.data.at), failure] };
+      }
+      case 'UserPasswordChangeFailed': {
+        const { at, source, sessionId } = event.data;
+        return { ...state, recentFailures: [...withinWindow(state.recentFailures, at), { at, source, sessionId }] };
       }
       case 'UserSessionsRevoked':
         return { ...state, sessionsRevokedAt: event.data.at };
@@ -135,11 +173,14 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         if (firstName === state.firstName && lastName === state.lastName) return [];
         return [{ type: 'UserProfileUpdated', data: { userId, firstName, lastName } }];
       }
-      case 'ChangePassword':
-        if (!command.currentPasswordValid) {
-          throw new ValidationError('Current password is incorrect', [{ field: 'currentPassword', message: 'Current password is incorrect' }], 'wrong_password');
-        }
-        return [{ type: 'UserPasswordChanged', data: { userId, passwordHash: command.newPasswordHash, changedAt: command.now } }];
+      case 'ChangePassword': {
+        // Checked again here, where the append is guarded by the stream's revision (parallel tries serialise).
+        const wait = passwordChangeRetryAfterSeconds(state, command.now, command.source, command.sessionId);
+        if (wait > 0) throw passwordChangeRateLimited(wait);
+        const { now: at, source, sessionId } = command;
+        if (!command.currentPasswordValid) return [{ type: 'UserPasswordChangeFailed', data: { userId, sessionId, at, source } }];
+        return [{ type: 'UserPasswordChanged', data: { userId, passwordHash: command.newPasswordHash, changedAt: at, source } }];
+      }
       case 'RecordLogin': {
         const wait = loginRetryAfterSeconds(state, command.now, command.source);
         if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', wait, 'login_rate_limited');

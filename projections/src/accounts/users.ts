@@ -35,6 +35,7 @@ export function evolveUser(doc: UserDoc | null, event: UserEvent): UserDoc | nul
       return doc && { ...doc, sessionsRevokedAt: event.data.at };
     case 'UserPasswordChanged':
     case 'UserLoginFailed':
+    case 'UserPasswordChangeFailed':
       return doc;
   }
 }
