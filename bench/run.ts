@@ -13,6 +13,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['ocr.ts', 'receipt OCR and field extraction (issue 5)'],
   ['matching.ts', 'matching precision and recall (issue 6)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
+  ['responsiveness.ts', 'health and transaction-list latency during a 200,000-row import and 10 OCR jobs, against a quiet baseline (issue 11)'],
 ];
 
 const only = process.argv.slice(2);

@@ -49,6 +49,7 @@ import { apiDocs } from './http/api-docs';
 import { Argon2Hasher } from './passwords';
 import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
+import { findInPages } from './readstore/paged';
 
 export const VERSION = '1.0.0';
 /** The transaction field that refers to a master data item of each kind. */
@@ -150,10 +151,11 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         const own = { companyId, ...(scope.userId ? { userId: scope.userId } : {}) };
         const [receipts, transactions] = await Promise.all([
           readStore.collection<ReceiptDoc>(RECEIPTS).find({ ...own, processing_status: 'completed' }),
-          readStore.collection<TransactionDoc>(TRANSACTIONS).find(own),
+          findInPages(readStore.collection<TransactionDoc>(TRANSACTIONS), own),
         ]);
         return { receipts: receipts.map(asMatchReceipt), transactions: transactions.map(asMatchTransaction) };
       },
+      autoMatch: cpu.autoMatch,
       receipt: async (companyId, id) => {
         const d = await getReceipt(readStore, companyId, id);
         return d ? asMatchReceipt(d) : null;

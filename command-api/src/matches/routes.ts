@@ -8,8 +8,10 @@ import {
   matchingStream,
   NotFoundError,
   scoreMatch,
+  type AutoMatchOptions,
   type ExpectedRevision,
   type MatchEvent,
+  type MatchProposal,
   type MatchingCommand,
   type MatchingState,
   type ReceiptInput,
@@ -40,6 +42,11 @@ export interface MatchDeps {
   transaction(companyId: string, id: string): Promise<MatchTransaction | null>;
   /** The two sides of a match, by match id (from the read model). */
   matchSides(companyId: string, matchId: string): Promise<{ receiptId: string; transactionId: string } | null>;
+  /**
+   * Runs `autoMatch` off the request thread (infra's worker pool): over a company's 200,000
+   * transactions it is seconds of work. Without it, it runs in place (tools and tests).
+   */
+  autoMatch?(receipts: MatchReceipt[], transactions: MatchTransaction[], options: AutoMatchOptions): Promise<MatchProposal[]>;
 }
 
 async function loadMatching(bus: CommandBus, companyId: string): Promise<{ state: MatchingState; expected: ExpectedRevision }> {
@@ -79,7 +86,8 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
     const { receipts, transactions } = await deps.inputs(companyId, scope);
     const confirmed = [...state.confirmedReceipt.values()].map((id) => state.matches.get(id)!).map((m) => [m.receiptId, m.transactionId] as const);
     const rejected = [...state.rejected].map((k) => k.split('|') as [string, string]);
-    const proposals = autoMatch(receipts, transactions, { threshold, confirmed, rejected });
+    const options = { threshold, confirmed, rejected };
+    const proposals = deps.autoMatch ? await deps.autoMatch(receipts, transactions, options) : autoMatch(receipts, transactions, options);
     outcome = { matched: proposals.length, suggested: 0, withdrawn: 0, threshold, receiptsConsidered: receipts.length, transactionsConsidered: transactions.length, ms: 0 };
     outcome.ms = Math.round(performance.now() - t);
     return {

@@ -18,6 +18,7 @@ import {
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
+import { mapInSlices } from '../core/slices';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
@@ -132,7 +133,7 @@ export function importRouter(deps: ImportDeps): Router {
     // A non-admin's rows are always her own, and her answer names no other member.
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
     const assignment = assignRowsToMembers(parsed.rows, members, fallbackId);
-    const rows = parsed.rows.map((r, i) => {
+    const rows = await mapInSlices(parsed.rows, (r, i) => {
       const a = assignment.details[i]!;
       return {
         row: r.row,
@@ -155,7 +156,7 @@ export function importRouter(deps: ImportDeps): Router {
     // The screen shows who each row went to; the events keep the user id.
     const withNames = (m: { details: Array<{ assignedTo: string }> }) => ({ ...m, details: m.details.map((d) => ({ ...d, assignedToName: names.get(d.assignedTo) ?? null })) });
     const importId = newId();
-    const newIds = rows.map(() => newId());
+    const newIds = await mapInSlices(rows, () => newId());
     await send(req, res, bus, async (c): Promise<Plan> => {
       const recorded = await bus.events.readStream(ledgerStream(c.companyId!));
       const ledger = fold(ledgerDecider, recorded as unknown as ImportEvent[]);

@@ -50,7 +50,10 @@ export interface EventStore {
   appendMany(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** All events of a stream from a revision (inclusive), oldest first; [] for a missing stream. */
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
-  /** Events of the global log with a position strictly greater than `after`, oldest first. */
+  /**
+   * Events of the global log with a position strictly greater than `after`, oldest first: at
+   * most `maxCount`, and a store may return fewer (a size budget); only [] means none is left.
+   */
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
   /** Position of the newest event (0 when empty). */
   headPosition(): Promise<number>;

@@ -15,6 +15,10 @@ import { AppendSignal, pollingSubscription } from './subscription';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
 type EventRow = [position: number, eventId: string, streamKey: number, revision: number, type: string, data: string, metadata: string | null, commitPosition: number | null];
+/** Work on the request thread between turns of the event loop, at most. */
+const SLICE_MS = 15;
+/** Event data read from the log per readAll call, at most (about 10 events of an import). */
+const READ_BUDGET_CHARS = 2_000_000;
 const SELECT = 'SELECT position, event_id, stream_key, revision, type, data, metadata, commit_position FROM events';
 
 /**
@@ -65,6 +69,8 @@ export class SqliteEventStore implements EventStore {
   private readonly signal = new AppendSignal();
   /** Stream names by key: names never change, so they are read once. */
   private readonly streamNames = new Map<number, string>();
+  /** Event data already turned into JSON for the append under way (see serializeInSlices). */
+  private readonly serialized = new WeakMap<NewEvent, string>();
   private readonly stmts;
   private readonly appendTx: Database.Transaction<(appends: StreamAppend[]) => AppendResult[]>;
 
@@ -114,7 +120,7 @@ export class SqliteEventStore implements EventStore {
     let commitPosition = 0;
     for (const e of events) {
       revision += 1;
-      const data = JSON.stringify(e.data);
+      const data = this.serialized.get(e) ?? JSON.stringify(e.data);
       if (e.metadata !== lastMeta) {
         // The first event of a run with the same metadata (a command's events share theirs) carries it.
         lastMeta = e.metadata;
@@ -125,6 +131,25 @@ export class SqliteEventStore implements EventStore {
     }
     this.stmts.setRevision.run(revision, key);
     return { nextExpectedRevision: revision, position };
+  }
+
+  /**
+   * Event data as JSON, made before the write transaction and in slices that let the event loop
+   * answer requests in between: a 200,000-row import is 200 events of 1,000 rows, and turning
+   * them all into JSON inside the transaction held the request thread for most of a second.
+   * Small appends never wait.
+   */
+  private async serializeInSlices(appends: StreamAppend[]): Promise<void> {
+    let slice = performance.now();
+    for (const a of appends) {
+      for (const e of a.events) {
+        this.serialized.set(e, JSON.stringify(e.data));
+        if (performance.now() - slice > SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
+      }
+    }
   }
 
   /** Rows to events: stream names from the cache, and one parsed metadata object per append. */
@@ -164,6 +189,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
+    await this.serializeInSlices(appends);
     const results = this.appendTx.immediate(appends);
     this.signal.notify();
     return results;
@@ -173,8 +199,19 @@ export class SqliteEventStore implements EventStore {
     return this.toRecorded(this.stmts.readStream.all(streamId, options.fromRevision ?? 0, options.maxCount ?? -1));
   }
 
+  /**
+   * Stops once the events read hold READ_BUDGET_CHARS of data (at least one event): an import's
+   * events carry 1,000 rows each, and parsing 200 of them at once held the request thread.
+   */
   async readAll({ after, maxCount }: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
-    return this.toRecorded(this.stmts.readAll.all(after, maxCount));
+    const rows: EventRow[] = [];
+    let chars = 0;
+    for (const row of this.stmts.readAll.iterate(after, maxCount)) {
+      rows.push(row);
+      chars += row[5].length;
+      if (chars >= READ_BUDGET_CHARS) break;
+    }
+    return this.toRecorded(rows);
   }
 
   async headPosition(): Promise<number> {

@@ -25,6 +25,9 @@ export function pollingSubscription(
       }
       await handler(events);
       position = events[events.length - 1]!.position;
+      // A turn of the event loop between batches: catching up on a large import (or a whole
+      // log) is otherwise one unbroken chain of reads and handlers that no request can enter.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   })().catch((error: unknown) => {
     closed = true;

@@ -6,7 +6,6 @@
  */
 import { combineReadings, extractReceiptFields, needsAnotherReading, receiptFileError, sniffFile } from '@paperlink/domain';
 import type { ExtractOptions, OcrEngine, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
-import { pdfText, renderPdfPages } from './pdf';
 import { prepareImage } from './preprocess';
 import type { OcrVariant } from './preprocess';
 
@@ -25,7 +24,15 @@ export interface ReadReceiptOptions {
   };
 }
 
-const IN_THREAD_PDF: NonNullable<ReadReceiptOptions['pdf']> = { text: pdfText, render: renderPdfPages };
+/**
+ * In this thread, for tools and tests. Loaded only when used: pdfjs's legacy build replaces
+ * the global JSON.stringify and JSON.parse with core-js polyfills several times slower, which
+ * the server's request thread must not get (the server passes its worker pool instead).
+ */
+const IN_THREAD_PDF: NonNullable<ReadReceiptOptions['pdf']> = {
+  text: async (bytes) => (await import('./pdf')).pdfText(bytes),
+  render: async (bytes, options) => (await import('./pdf')).renderPdfPages(bytes, options),
+};
 
 export interface ReceiptReading {
   kind: ReceiptFileKind;

@@ -2,7 +2,7 @@
  * The ports the routers and the OCR reader are given, run in the worker pool: CSV parsing,
  * the upload check of a PDF, thumbnails, and a PDF's text layer and page rendering.
  */
-import type { CsvParsers } from '@paperlink/command-api';
+import type { CsvParsers, MatchDeps } from '@paperlink/command-api';
 import type { RenderOptions } from '../ocr/pdf';
 import type { WorkerPool } from './pool';
 
@@ -17,6 +17,7 @@ export interface OffThread {
   checkPdf(bytes: Uint8Array): Promise<void>;
   thumbnail(bytes: Uint8Array, kind: 'jpeg' | 'png' | 'pdf'): Promise<Buffer>;
   pdf: PdfSteps;
+  autoMatch: NonNullable<MatchDeps['autoMatch']>;
 }
 
 /** A copy of the bytes in a buffer of their own, moved (not copied again) into the worker. */
@@ -50,6 +51,7 @@ export function offThread(pool: WorkerPool): OffThread {
       const m = moved(bytes);
       return toBuffer(await pool.run('thumbnail', { bytes: m.bytes, kind }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS }));
     },
+    autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),
     pdf: {
       text: (bytes) => {
         const m = moved(bytes);

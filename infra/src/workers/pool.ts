@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { AppError } from '@paperlink/domain';
 import type { TaskInput, TaskName, TaskOutput } from './tasks';
 import type { FromWorker, SerializedError, ToWorker } from './protocol';
+import { PART_ITEMS } from './protocol';
 
 export interface WorkerPoolOptions {
   /** Worker threads at most. */
@@ -31,6 +32,8 @@ interface Pending {
   task: TaskName;
   input: unknown;
   transfer: ArrayBuffer[];
+  /** Large array fields of the input, sent in slices ahead of the task. */
+  inputParts: Record<string, unknown[]>;
   timeoutMs: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -76,11 +79,25 @@ export class WorkerPool {
    */
   run<K extends TaskName>(task: K, input: TaskInput<K>, options: { transfer?: ArrayBuffer[]; timeoutMs?: number } = {}): Promise<TaskOutput<K>> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
+    // Long arrays of the input travel in slices, serialised one turn of the event loop at a time.
+    const parts: Record<string, unknown[]> = {};
+    let rest: unknown = input;
+    if (input && typeof input === 'object' && !ArrayBuffer.isView(input)) {
+      const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+      for (const [field, value] of Object.entries(copy)) {
+        if (Array.isArray(value) && value.length > PART_ITEMS) {
+          parts[field] = value;
+          delete copy[field];
+        }
+      }
+      rest = copy;
+    }
     return new Promise<TaskOutput<K>>((resolve, reject) => {
       this.queue.push({
         id: this.nextId++,
         task,
-        input,
+        input: rest,
+        inputParts: parts,
         transfer: options.transfer ?? [],
         timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs ?? DEFAULT_TIMEOUT_MS,
         resolve: resolve as (value: unknown) => void,
@@ -137,7 +154,20 @@ export class WorkerPool {
       current.reject(new TaskTimeoutError(Math.round(current.timeoutMs / 1000)));
       this.retire(slot);
     }, current.timeoutMs);
-    const message: ToWorker = { id: current.id, task: current.task, input: current.input };
+    void this.send(slot, current);
+  }
+
+  private async send(slot: Slot, current: NonNullable<Slot['current']>): Promise<void> {
+    for (const [field, items] of Object.entries(current.inputParts)) {
+      for (let i = 0; i < items.length; i += PART_ITEMS) {
+        if (slot.current !== current) return;
+        const part: ToWorker = { kind: 'part', id: current.id, field, items: items.slice(i, i + PART_ITEMS) };
+        slot.worker.postMessage(part);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    if (slot.current !== current) return;
+    const message: ToWorker = { kind: 'task', id: current.id, task: current.task, input: current.input };
     slot.worker.postMessage(message, current.transfer);
   }
 

@@ -1,9 +1,8 @@
 /** Messages between the pool and its worker threads. */
-export interface ToWorker {
-  id: number;
-  task: string;
-  input: unknown;
-}
+export type ToWorker =
+  /** A slice of a large array field of the input, sent ahead of the task. */
+  | { kind: 'part'; id: number; field: string; items: unknown[] }
+  | { kind: 'task'; id: number; task: string; input: unknown };
 
 export interface SerializedError {
   name: string;

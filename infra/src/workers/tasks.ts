@@ -2,8 +2,8 @@
  * The CPU-heavy steps a pool worker runs. Each takes and returns structured-cloneable values;
  * the pool's `run` is typed from this table.
  */
-import { parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
-import type { MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
+import { autoMatch, parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
+import type { AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
 import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
@@ -25,6 +25,8 @@ export const TASKS = {
   renderPdf: async ({ bytes, options }: { bytes: Uint8Array; options: RenderOptions }): Promise<Uint8Array[]> =>
     (await renderPdfPages(bytes, options)).map(own),
   thumbnail: async ({ bytes, kind }: { bytes: Uint8Array; kind: 'jpeg' | 'png' | 'pdf' }): Promise<Uint8Array> => own(await thumbnail(asBuffer(bytes), kind)),
+  autoMatch: ({ receipts, transactions, options }: { receipts: ReceiptInput[]; transactions: TransactionInput[]; options: AutoMatchOptions }): MatchProposal[] =>
+    autoMatch(receipts, transactions, options),
   /** For the pool's own tests: burns CPU for `ms`, or fails. */
   spin: ({ ms, fail }: { ms: number; fail?: { status: number; code: string; message: string } }): { spun: number; items: number[] } => {
     const until = performance.now() + ms;

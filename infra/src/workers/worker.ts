@@ -7,11 +7,24 @@ import { TASKS } from './tasks';
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs in a worker thread');
 
+const inputParts = new Map<number, Map<string, unknown[]>>();
+
 port.on('message', (message: ToWorker) => {
+  if (message.kind === 'part') {
+    let fields = inputParts.get(message.id);
+    if (!fields) inputParts.set(message.id, (fields = new Map()));
+    const list = fields.get(message.field);
+    if (list) for (const item of message.items) list.push(item);
+    else fields.set(message.field, message.items);
+    return;
+  }
+  const parts = inputParts.get(message.id);
+  inputParts.delete(message.id);
+  if (parts) for (const [field, items] of parts) (message.input as Record<string, unknown>)[field] = items;
   void run(message);
 });
 
-async function run({ id, task, input }: ToWorker): Promise<void> {
+async function run({ id, task, input }: { id: number; task: string; input: unknown }): Promise<void> {
   try {
     const fn = (TASKS as Record<string, ((input: never) => unknown) | undefined>)[task];
     if (!fn) throw new Error(`no such task: ${task}`);

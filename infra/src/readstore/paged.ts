@@ -1,0 +1,19 @@
+import type { Doc, Filter, ReadCollection } from '@paperlink/domain';
+
+const PAGE = 2000;
+
+/**
+ * Every document a filter selects, read a page per turn of the event loop: copying a company's
+ * 200,000 transactions out of the embedded store at once held the request thread for a second.
+ * Pages follow the store's natural order; a document written between two pages may be missed
+ * or seen twice (callers that read everything for a background run tolerate that).
+ */
+export async function findInPages<T extends Doc>(collection: ReadCollection<T>, filter: Filter): Promise<T[]> {
+  const out: T[] = [];
+  for (let skip = 0; ; skip += PAGE) {
+    const { docs } = await collection.findPage(filter, { skip, limit: PAGE });
+    for (const d of docs) out.push(d);
+    if (docs.length < PAGE) return out;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

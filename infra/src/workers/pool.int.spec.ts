@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { AppError } from '@paperlink/domain';
+import { TaskTimeoutError, WorkerPool } from './pool';
+
+describe('the worker pool', () => {
+  const pool = new WorkerPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it('runs tasks off the calling thread, in parallel, and large results come back whole', async () => {
+    const started = performance.now();
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const results = await Promise.all([pool.run('spin', { ms: 300 }), pool.run('spin', { ms: 300 })]);
+    clearInterval(timer);
+    expect(results.map((r) => r.spun)).toEqual([300, 300]);
+    expect(results[0]!.items).toHaveLength(10_000);
+    expect(results[0]!.items[9_999]).toBe(9_999);
+    // The calling thread kept its timers running while the workers spun.
+    expect(ticks).toBeGreaterThan(10);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('gives back a task’s typed error with its status, code and message', async () => {
+    const error = await pool.run('spin', { ms: 1, fail: { status: 422, code: 'too_many_rows', message: 'Split the file.' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 422, code: 'too_many_rows', message: 'Split the file.' });
+  });
+
+  it('stops a task past its time limit, and the pool goes on with a new worker', async () => {
+    const error = await pool.run('spin', { ms: 5_000 }, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskTimeoutError);
+    expect(await pool.run('spin', { ms: 1 })).toMatchObject({ spun: 1 });
+  });
+
+  it('sends large inputs in parts and parses statements like the domain does', async () => {
+    const csv = Buffer.from(['Date,Description,Amount', ...Array.from({ length: 9_000 }, (_, i) => `2024-01-02,SHOP ${i},-1.${String(i % 100).padStart(2, '0')}`)].join('\n'));
+    const parsed = await pool.run('statement', { bytes: new Uint8Array(csv), options: {} });
+    expect(parsed.rows).toHaveLength(9_000);
+    expect(parsed.rows[8_999]).toMatchObject({ description: 'SHOP 8999', date: '2024-01-02' });
+    const proposals = await pool.run('autoMatch', {
+      receipts: [{ id: 'r1', totalCents: 1234, date: '2024-01-02', merchant: 'SHOP 5' }],
+      transactions: Array.from({ length: 6_000 }, (_, i) => ({ id: `t${i}`, amountCents: -(1000 + i), date: '2024-01-02', description: `SHOP ${i}` })),
+      options: {},
+    });
+    expect(proposals.map((p) => p.transactionId)).toContain('t234');
+  });
+});
