@@ -21,7 +21,8 @@ export async function createAdapters(config: Config, dir: DataDir): Promise<Adap
     const { EsdbEventStore } = await import('./eventstore/esdb');
     events = new EsdbEventStore(config.EVENTSTORE_URL);
   } else {
-    events = new SqliteEventStore(dir.eventsFile);
+    // Large appends (imports) are written by a thread of their own: see eventstore/sqlite-bulk.ts.
+    events = new SqliteEventStore(dir.eventsFile, { bulkWriter: true });
   }
   let readStore: ReadStore;
   if (config.MONGO_URL) {

@@ -227,11 +227,18 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       },
       existingKeys: async (companyId, keys) => {
         const unique = [...new Set(keys)];
-        const found = (await readStore.getMany(TRANSACTION_KEYS, unique.map((k) => transactionKeyId(companyId, k)))) as Map<string, TransactionKeyDoc>;
-        return new Map(unique.flatMap((k) => {
-          const count = found.get(transactionKeyId(companyId, k))?.count ?? 0;
-          return count > 0 ? [[k, count] as const] : [];
-        }));
+        const held = new Map<string, number>();
+        // A chunk of keys per turn of the event loop: a 200,000-row import asks for 200,000 keys.
+        for (let i = 0; i < unique.length; i += 10_000) {
+          const part = unique.slice(i, i + 10_000);
+          const found = (await readStore.getMany(TRANSACTION_KEYS, part.map((k) => transactionKeyId(companyId, k)))) as Map<string, TransactionKeyDoc>;
+          for (const k of part) {
+            const count = found.get(transactionKeyId(companyId, k))?.count ?? 0;
+            if (count > 0) held.set(k, count);
+          }
+          if (i + 10_000 < unique.length) await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        return held;
       },
       parsers: cpu.parsers,
       maxRows: config.MAX_IMPORT_ROWS,

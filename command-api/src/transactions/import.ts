@@ -18,7 +18,7 @@ import {
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
-import { mapInSlices } from '../core/slices';
+import { chunksInSlices, mapInSlices } from '../core/slices';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
@@ -132,7 +132,8 @@ export function importRouter(deps: ImportDeps): Router {
     }
     // A non-admin's rows are always her own, and her answer names no other member.
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
-    const assignment = assignRowsToMembers(parsed.rows, members, fallbackId);
+    // Each row is assigned on its own, so chunks give the same answer with turns of the event loop between.
+    const assignment = { details: (await chunksInSlices(parsed.rows, 5000, (part) => assignRowsToMembers(part, members, fallbackId))).flatMap((p) => p.details) };
     const rows = await mapInSlices(parsed.rows, (r, i) => {
       const a = assignment.details[i]!;
       return {

