@@ -1,16 +1,17 @@
 import type { Server } from 'node:http';
 import { createPaperlink, VERSION } from './app';
 import { loadConfig } from './config';
+import { answerClientErrors } from './http/client-errors';
 
 /** One process: command API, query API, projectors and job workers, plus the web app. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const paperlink = await createPaperlink(config);
-  const server: Server = paperlink.app.listen(config.PORT, config.HOST, () => {
+  const server: Server = answerClientErrors(paperlink.app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     console.log(`Paperlink ${VERSION} (${paperlink.adapters.profile}) listening on http://localhost:${port} with data in ${config.DATA_DIR}`);
-  });
+  }));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
