@@ -177,7 +177,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
           let r = reader;
           if (!r) {
             const { createOcrReader } = await import('./receipts/reader');
-            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf });
+            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields });
           }
           return r.read(bytes);
         },

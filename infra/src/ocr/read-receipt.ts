@@ -22,6 +22,8 @@ export interface ReadReceiptOptions {
     text(bytes: Uint8Array): Promise<string[]>;
     render(bytes: Uint8Array, options: { dpi: number; maxPages: number }): Promise<Uint8Array[]>;
   };
+  /** Where fields are extracted from the text (a receipt's worth is 100+ ms): the server passes its worker pool. */
+  fields?(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions | undefined): Promise<ReceiptFields>;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function readReceipt(bytes: Uint8Array, ocr: OcrEngine, options: Re
     const pdf = options.pdf ?? IN_THREAD_PDF;
     const text = (await pdf.text(bytes)).join('\n');
     if (text.replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT_LAYER_CHARS) {
-      return done({ source: 'pdf-text', text, fields: extractReceiptFields(text, undefined, options.extract), ocrConfidence: 100, passes: 0 });
+      return done({ source: 'pdf-text', text, fields: await fieldsOf(options, text, undefined), ocrConfidence: 100, passes: 0 });
     }
     const pages = await pdf.render(bytes, { dpi: options.dpi ?? 250, maxPages: options.maxPages ?? 3 });
     return done(await readImages(pages, ocr, options));
@@ -66,16 +68,20 @@ export async function readReceipt(bytes: Uint8Array, ocr: OcrEngine, options: Re
   return done(await readImages([bytes], ocr, options));
 }
 
+async function fieldsOf(options: ReadReceiptOptions, text: string, words: readonly OcrWord[] | undefined): Promise<ReceiptFields> {
+  return options.fields ? options.fields(text, words, options.extract) : extractReceiptFields(text, words, options.extract);
+}
+
 /** OCR of the page images, plus the retry readings when the first one is unsure. */
 async function readImages(images: readonly Uint8Array[], ocr: OcrEngine, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
   const first = await readVariant(images, ocr, 'plain');
-  const readings = [extractReceiptFields(first.text, first.words, options.extract)];
+  const readings = [await fieldsOf(options, first.text, first.words)];
   if ((options.retry ?? true) && needsAnotherReading(readings[0]!)) {
     // One after the other: a receipt never holds more than one worker, so the pool's
     // throughput is shared fairly between receipts.
     for (const variant of RETRY_VARIANTS) {
       const more = await readVariant(images, ocr, variant);
-      readings.push(extractReceiptFields(more.text, more.words, options.extract));
+      readings.push(await fieldsOf(options, more.text, more.words));
     }
   }
   return {

@@ -30,10 +30,11 @@ export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; 
 }
 
 /** The product's receipt reader: a tesseract worker pool (started on first use) and extraction. */
-export function createOcrReader(options: { workers?: number; pdf?: ReadReceiptOptions['pdf'] } = {}): ReceiptReader & { close(): Promise<void> } {
+export function createOcrReader(options: { workers?: number } & Pick<ReadReceiptOptions, 'pdf' | 'fields'> = {}): ReceiptReader & { close(): Promise<void> } {
   const pool = createOcrPool(options.workers ? { workers: options.workers } : {});
+  const offThread = { ...(options.pdf ? { pdf: options.pdf } : {}), ...(options.fields ? { fields: options.fields } : {}) };
   return {
-    read: async (bytes) => toReceiptReading(await readReceipt(bytes, pool, options.pdf ? { pdf: options.pdf } : {})),
+    read: async (bytes) => toReceiptReading(await readReceipt(bytes, pool, offThread)),
     close: () => pool.close(),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { CsvParsers, MatchDeps } from '@paperlink/command-api';
 import type { RenderOptions } from '../ocr/pdf';
+import type { ReadReceiptOptions } from '../ocr/read-receipt';
 import type { WorkerPool } from './pool';
 
 /** PDF steps of reading a receipt (see ocr/read-receipt.ts). */
@@ -17,6 +18,7 @@ export interface OffThread {
   checkPdf(bytes: Uint8Array): Promise<void>;
   thumbnail(bytes: Uint8Array, kind: 'jpeg' | 'png' | 'pdf'): Promise<Buffer>;
   pdf: PdfSteps;
+  receiptFields: NonNullable<ReadReceiptOptions['fields']>;
   autoMatch: NonNullable<MatchDeps['autoMatch']>;
 }
 
@@ -51,6 +53,7 @@ export function offThread(pool: WorkerPool): OffThread {
       const m = moved(bytes);
       return toBuffer(await pool.run('thumbnail', { bytes: m.bytes, kind }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS }));
     },
+    receiptFields: (text, words, options) => pool.run('receiptFields', { text, ...(words ? { words: [...words] } : {}), ...(options ? { options } : {}) }),
     autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),
     pdf: {
       text: (bytes) => {

@@ -2,8 +2,8 @@
  * The CPU-heavy steps a pool worker runs. Each takes and returns structured-cloneable values;
  * the pool's `run` is typed from this table.
  */
-import { autoMatch, parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
-import type { AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
+import { autoMatch, extractReceiptFields, parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
+import type { ExtractOptions, OcrWord, ReceiptFields, AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
 import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
@@ -27,6 +27,7 @@ export const TASKS = {
   thumbnail: async ({ bytes, kind }: { bytes: Uint8Array; kind: 'jpeg' | 'png' | 'pdf' }): Promise<Uint8Array> => own(await thumbnail(asBuffer(bytes), kind)),
   autoMatch: ({ receipts, transactions, options }: { receipts: ReceiptInput[]; transactions: TransactionInput[]; options: AutoMatchOptions }): MatchProposal[] =>
     autoMatch(receipts, transactions, options),
+  receiptFields: ({ text, words, options }: { text: string; words?: OcrWord[]; options?: ExtractOptions }): ReceiptFields => extractReceiptFields(text, words, options),
   /** For the pool's own tests: burns CPU for `ms`, or fails. */
   spin: ({ ms, fail }: { ms: number; fail?: { status: number; code: string; message: string } }): { spun: number; items: number[] } => {
     const until = performance.now() + ms;
