@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '@paperlink/command-api';
-import { startApi, type Api } from '../support/harness';
+import type request from 'supertest';
+import { registerAccount, startApi, type Api } from '../support/harness';
 
 let api: Api;
 
@@ -83,6 +84,40 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(doc.components.schemas.Error.required).toEqual(['error', 'code']);
+  });
+
+  it('says who may call each operation, as the server checks it', async () => {
+    const doc = (await api.http.get('/api/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { 'x-paperlink-auth': string }>> };
+    const stranger = '01a20000-0000-7000-8000-000000000000';
+    const shared = await registerAccount(api);
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const url = `/api${path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'kind' ? 'categories' : name === 'token' ? 'not-a-token' : stranger))}`;
+        const call = () => (api.http as unknown as Record<string, (u: string) => request.Test>)[method]!(url);
+        const auth = op['x-paperlink-auth'];
+        // (a fresh account for account operations: logout-all and a password change end sessions)
+        const someone = auth === 'user' ? await registerAccount(api) : shared;
+        const anonymous = await call().send({});
+        if (auth === 'none') expect(anonymous.body.code, `${method} ${path}`).not.toBe('missing_token'); // (a wrong password is still a 401)
+        else expect([anonymous.status, anonymous.body.code], `${method} ${path}`).toEqual([401, auth === 'upload-link' ? 'bad_upload_link' : 'missing_token']);
+        if (auth === 'company') {
+          const noCompany = await call().set('authorization', `Bearer ${someone.accessToken}`).send({});
+          expect([noCompany.status, noCompany.body.code], `${method} ${path}`).toEqual([400, 'company_required']);
+        }
+        if (auth === 'company-path') {
+          const notMember = await call().set('authorization', `Bearer ${someone.accessToken}`).send({});
+          expect([notMember.status, notMember.body.code], `${method} ${path}`).toEqual([403, 'not_a_member']);
+        }
+        if (auth === 'user') {
+          const signedIn = await call().set('authorization', `Bearer ${someone.accessToken}`).send({});
+          expect([401, 403], `${method} ${path}`).not.toContain(signedIn.status);
+          expect(signedIn.body.code, `${method} ${path}`).not.toBe('company_required');
+        }
+        checked.push(`${method} ${path}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(55);
   });
 
   it('is readable at /api/docs: every operation, no script, our CSP', async () => {
