@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '@paperlink/command-api';
 import type request from 'supertest';
-import { registerAccount, startApi, type Api } from '../support/harness';
+import { invite, registerAccount, startApi, type Api } from '../support/harness';
 
 let api: Api;
 
@@ -118,6 +118,28 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(checked.length).toBeGreaterThan(55);
+  });
+
+  it('names the roles an operation needs: a plain member is refused (403)', async () => {
+    const doc = (await api.http.get('/api/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { 'x-paperlink-auth': string; 'x-paperlink-roles'?: string[] }>> };
+    const admin = await registerAccount(api);
+    const plain = await registerAccount(api);
+    await invite(api, admin, plain, 'user');
+    const bodies: Record<string, object> = { name: { name: 'New name' }, invite: { email: admin.email, role: 'user' }, role: { role: 'admin' } };
+    const refused: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op['x-paperlink-roles']) continue;
+        const url = `/api${path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'kind' ? 'categories' : name === 'userId' ? admin.userId : name === 'id' && path.startsWith('/companies/') ? admin.companyId : '01a20000-0000-7000-8000-000000000000'))}`;
+        let req = (api.http as unknown as Record<string, (u: string) => request.Test>)[method]!(url).set(plain.headers(admin.companyId));
+        if (path.endsWith('/import')) req = req.attach('csvFile', Buffer.from('name\nTravel\n'), 'list.csv');
+        else req = req.send(path.endsWith('/invite') ? bodies.invite! : path.endsWith('/role') ? bodies.role! : bodies.name!);
+        const res = await req;
+        expect([res.status, res.body.code], `${method} ${path}`).toEqual([403, expect.any(String)]);
+        refused.push(`${method} ${path}`);
+      }
+    }
+    expect(refused.length).toBeGreaterThanOrEqual(15);
   });
 
   it('is readable at /api/docs: every operation, no script, our CSP', async () => {
