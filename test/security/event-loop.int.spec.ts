@@ -2,9 +2,9 @@
  * Issue 11, item 6: a large statement import used to hold the request thread for seconds
  * (200,000 rows stalled /api/health for 28 s; 100,000 rows for 5-10 s here). Parsing runs in
  * the worker pool, and what stays on the request thread (appends, projection, auto-match)
- * yields between slices. Measured from outside: /api/health is asked every 20 ms from the
- * moment the upload starts until the rows are listed, and the slowest answer must stay under
- * a second (generous for a noisy 2-core machine; today's main is many seconds).
+ * yields between slices. /api/health is asked every 20 ms from the moment the upload starts
+ * until the rows are listed (and the auto-match run after), and the slowest answer must stay under
+ * 1.5 s (generous for a noisy shared 2-core machine; today's main holds it 5-11 s).
  * Also: the row limit per import, stated in the refusal.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -30,7 +30,7 @@ describe('a large statement import', () => {
     await api?.close();
   });
 
-  it('does not hold the server: /api/health answers within a second throughout a 100,000-row import', async () => {
+  it('does not hold the server: /api/health answers within 1.5 s throughout a 100,000-row import', async () => {
     const ROWS = 100_000;
     const file = statement(ROWS);
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -70,8 +70,8 @@ describe('a large statement import', () => {
     const maxDelayMs = delay.max / 1e6;
     console.log(`health during import: ${latencies.length} answers, slowest ${worst.toFixed(0)} ms; event-loop delay max ${maxDelayMs.toFixed(0)} ms`);
     expect(latencies.length).toBeGreaterThan(20);
-    expect(worst).toBeLessThan(1_000);
-    expect(maxDelayMs).toBeLessThan(1_000);
+    expect(worst).toBeLessThan(1_500);
+    expect(maxDelayMs).toBeLessThan(1_500);
   });
 });
 
