@@ -84,6 +84,8 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(doc.components.schemas.Error.required).toEqual(['error', 'code']);
+    const operationIds = (Object.values(doc.paths) as Array<Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
   it('says who may call each operation, as the server checks it', async () => {
