@@ -33,6 +33,19 @@ describe('the SQLite event store’s bulk writer thread', () => {
     expect((store as unknown as { bulk?: unknown }).bulk).toBeDefined();
   });
 
+  it('a small append made while a large one is being written waits for it without holding the thread', async () => {
+    const large = store.appendMany([{ streamId: 'import-3', expectedRevision: 'no_stream', events: big(80) }]);
+    await new Promise((r) => setImmediate(r));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const small = store.appendToStream('ledger-3', [{ id: randomUUID(), type: 'StatementImported', data: { n: 3 }, metadata }], 'no_stream');
+    const [[bulk], one] = await Promise.all([large, small]);
+    clearInterval(timer);
+    expect(one.position).toBeGreaterThan(bulk!.position);
+    expect(await store.readStream('import-3')).toHaveLength(80);
+    expect(ticks).toBeGreaterThan(0);
+  });
+
   it('refuses a stale expected revision with a ConcurrencyError, storing nothing', async () => {
     const head = await store.headPosition();
     const error = await store.appendMany([{ streamId: 'ledger-1', expectedRevision: 'no_stream', events: big(60) }]).catch((e: unknown) => e);

@@ -77,6 +77,7 @@ export class SqliteEventStore implements EventStore {
   private readonly stmts;
   private readonly appendTx: Database.Transaction<(appends: StreamAppend[]) => AppendResult[]>;
   private bulk?: BulkWriter;
+  private bulkInFlight?: Promise<AppendResult[]>;
 
   constructor(private readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean } = {}) {
     this.db = new Database(file);
@@ -216,11 +217,23 @@ export class SqliteEventStore implements EventStore {
 
   async appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
     const chars = await this.serializeInSlices(appends);
-    // A large append (an import) is written by a thread of its own, on its own connection: the
-    // same transaction, but its tens of megabytes and its fsync no longer hold the request thread.
-    const results = chars > BULK_CHARS && this.options.bulkWriter
-      ? await (this.bulk ??= new BulkWriter(this.file, this.options.synchronous ?? 'FULL')).append(appends.map((a) => this.prepared(a)))
-      : this.appendTx.immediate(appends);
+    // While the bulk writer holds SQLite's write lock, an append here would wait for it inside
+    // SQLite (busy_timeout), holding the request thread: it waits for the bulk append's answer.
+    while (this.bulkInFlight) await this.bulkInFlight.catch(() => undefined);
+    let results: AppendResult[];
+    if (chars > BULK_CHARS && this.options.bulkWriter) {
+      // A large append (an import) is written by a thread of its own, on its own connection: the
+      // same transaction, but its tens of megabytes and its fsync no longer hold the request thread.
+      const writing = (this.bulk ??= new BulkWriter(this.file, this.options.synchronous ?? 'FULL')).append(appends.map((a) => this.prepared(a)));
+      this.bulkInFlight = writing;
+      try {
+        results = await writing;
+      } finally {
+        if (this.bulkInFlight === writing) this.bulkInFlight = undefined;
+      }
+    } else {
+      results = this.appendTx.immediate(appends);
+    }
     this.signal.notify();
     return results;
   }
