@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createScheduler, createWorker } from 'tesseract.js';
 import type { Page, Scheduler, Worker } from 'tesseract.js';
 import type { OcrEngine, OcrResult, OcrWord } from '@paperlink/domain';
@@ -46,6 +47,8 @@ export interface OcrPool extends OcrEngine {
  */
 const PSM_SINGLE_BLOCK = '6';
 const DEFAULT_START_TIMEOUT_MS = 30_000;
+/** tesseract.js's worker script, started at a lower thread priority (see the file). */
+const LOW_PRIORITY_WORKER = fileURLToPath(new URL('./tesseract-worker.mjs', import.meta.url));
 
 /** The installed language-data folder for a model. */
 export function defaultLangPath(model: OcrModel = 'best_int'): string {
@@ -109,6 +112,7 @@ async function startWorker(langPath: string, timeoutMs: number): Promise<Worker>
   let lastError: unknown;
   let timedOut = false;
   const creating = createWorker('eng', 1 /* OEM.LSTM_ONLY */, {
+    workerPath: LOW_PRIORITY_WORKER,
     langPath,
     gzip: true,
     cacheMethod: 'none',

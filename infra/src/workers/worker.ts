@@ -1,4 +1,5 @@
 /** The loop of a pool worker: one task at a time, results and errors posted back. */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { FromWorker, SerializedError, ToWorker } from './protocol';
 import { PART_ITEMS } from './protocol';
@@ -6,6 +7,12 @@ import { TASKS } from './tasks';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs in a worker thread');
+// Lower priority (nice 10, this thread only on Linux): the request thread is served first.
+try {
+  setPriority(10);
+} catch {
+  // not permitted or not supported: normal priority
+}
 
 const inputParts = new Map<number, Map<string, unknown[]>>();
 
