@@ -172,11 +172,14 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const reactors: Reactor[] = [];
     let reader: ReceiptReader | undefined = options.reader;
     if (!options.noJobs) {
+      // The OCR modules are loaded now, not on the first receipt: loading modules through the
+      // TypeScript loader holds the request thread (over a second for tesseract.js here).
+      const readerModule = options.reader ? undefined : await import('./receipts/reader');
       const lazyReader: ReceiptReader = {
         read: async (bytes) => {
           let r = reader;
           if (!r) {
-            const { createOcrReader } = await import('./receipts/reader');
+            const { createOcrReader } = readerModule ?? (await import('./receipts/reader'));
             r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields });
           }
           return r.read(bytes);
