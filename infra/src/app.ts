@@ -151,9 +151,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         const own = { companyId, ...(scope.userId ? { userId: scope.userId } : {}) };
         const [receipts, transactions] = await Promise.all([
           readStore.collection<ReceiptDoc>(RECEIPTS).find({ ...own, processing_status: 'completed' }),
-          findInPages(readStore.collection<TransactionDoc>(TRANSACTIONS), own),
+          findInPages(readStore.collection<TransactionDoc>(TRANSACTIONS), own, asMatchTransaction),
         ]);
-        return { receipts: receipts.map(asMatchReceipt), transactions: transactions.map(asMatchTransaction) };
+        return { receipts: receipts.map(asMatchReceipt), transactions };
       },
       autoMatch: cpu.autoMatch,
       receipt: async (companyId, id) => {

@@ -6,13 +6,14 @@ const PAGE = 2000;
  * Every document a filter selects, read a page per turn of the event loop: copying a company's
  * 200,000 transactions out of the embedded store at once held the request thread for a second.
  * Pages follow the store's natural order; a document written between two pages may be missed
- * or seen twice (callers that read everything for a background run tolerate that).
+ * or seen twice (callers that read everything for a background run tolerate that). `map`
+ * shapes each page as it is read, so no second pass over every document is needed.
  */
-export async function findInPages<T extends Doc>(collection: ReadCollection<T>, filter: Filter): Promise<T[]> {
-  const out: T[] = [];
+export async function findInPages<T extends Doc, R = T>(collection: ReadCollection<T>, filter: Filter, map: (doc: T) => R = (d) => d as unknown as R): Promise<R[]> {
+  const out: R[] = [];
   for (let skip = 0; ; skip += PAGE) {
     const { docs } = await collection.findPage(filter, { skip, limit: PAGE });
-    for (const d of docs) out.push(d);
+    for (const d of docs) out.push(map(d));
     if (docs.length < PAGE) return out;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
