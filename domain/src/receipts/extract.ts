@@ -1,27 +1,40 @@
 /**
  * Receipt fields from OCR text: date, total, merchant, tax and a short description, each with
  * a confidence in 0..1 (null when nothing plausible was found). Pure: the same text always
- * gives the same fields. The rules are general (label keywords with OCR-typo tolerance, line
- * position, the receipt's own arithmetic), not tuned to particular merchants.
+ * gives the same fields.
+ *
+ * Two readers: the rules (rules.ts: label keywords with OCR-typo tolerance, line position, the
+ * receipt's own arithmetic) and a ranker trained on receipts-train (learned/: every amount,
+ * date and top line as a candidate with features, weights in learned/weights.json). Total,
+ * date and merchant are combined per field as measured best (FIELD_POLICY), and their
+ * confidence is the ranker's calibrated one: at or above CONFIDENT_AT a field was right at
+ * least 97 % of the time in cross-validation. Tax and description come from the rules.
  */
-import { extractDate } from './dates';
-import { extractDescription } from './description';
-import { extractMerchant } from './merchant';
-import { moneyLines } from './money-lines';
-import { receiptLines } from './ocr-text';
-import { extractTax } from './tax';
-import { extractTotal } from './total';
+import { layoutFromOcr } from './learned/layout';
+import { combineFields, extractLearned } from './learned/model';
+import type { LearnedFields, ReceiptModel } from './learned/model';
+import weights from './learned/weights.json' with { type: 'json' };
+import { extractRuleFields } from './rules';
 import type { ExtractOptions, OcrWord, ReceiptFields } from './types';
 
+const MODEL = weights as ReceiptModel;
+
 export function extractReceiptFields(text: string, words?: readonly OcrWord[], options: ExtractOptions = {}): ReceiptFields {
-  const lines = receiptLines(text);
-  const money = moneyLines(lines);
-  const total = extractTotal(money);
+  const rules = extractRuleFields(text, words, options);
+  const learned = extractLearned(MODEL, layoutFromOcr(text, words), rules, options);
+  const picked = combineFields(learned, asLearned(rules));
   return {
-    date: extractDate(lines, options),
-    total,
-    merchant: extractMerchant(lines, words),
-    tax: extractTax(money, total?.cents),
-    description: extractDescription(money),
+    ...rules,
+    total: picked.total ? { cents: picked.total.value, confidence: picked.total.confidence } : null,
+    date: picked.date ? { value: picked.date.value, confidence: picked.date.confidence } : null,
+    merchant: picked.merchant ? { value: picked.merchant.value, confidence: picked.merchant.confidence } : null,
+  };
+}
+
+function asLearned(f: ReceiptFields): LearnedFields {
+  return {
+    total: f.total ? { value: f.total.cents, confidence: f.total.confidence, line: -1 } : null,
+    date: f.date ? { value: f.date.value, confidence: f.date.confidence, line: -1 } : null,
+    merchant: f.merchant ? { value: f.merchant.value, confidence: f.merchant.confidence, line: -1 } : null,
   };
 }

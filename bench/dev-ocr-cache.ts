@@ -1,0 +1,45 @@
+/**
+ * The first (plain) tesseract.js reading of each receipt of a set (dev or train), text and
+ * words with boxes, cached in bench/.cache/ocr-<set>-raw.json so that field extraction can be
+ * measured (dev) or trained on OCR output (train) many times without OCR-ing every image each
+ * time. The cache is keyed by receipt id and holds the pool's OcrResult as is; delete the file
+ * to read again (e.g. after an OCR change).
+ *
+ *   node --import tsx bench/dev-ocr-cache.ts [dev|train]   (fills the cache with one worker)
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OcrResult } from '../domain/src/receipts/types';
+
+export const DEV_DATA = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev');
+export const TRAIN_DATA = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-train');
+
+export async function devOcr(log: (line: string) => void = () => undefined, set: 'dev' | 'train' = 'dev'): Promise<Record<string, OcrResult>> {
+  const DATA = set === 'dev' ? DEV_DATA : TRAIN_DATA;
+  const CACHE_FILE = join(import.meta.dirname, '.cache', `ocr-${set}-raw.json`);
+  const cached: Record<string, OcrResult> = existsSync(CACHE_FILE) ? JSON.parse(readFileSync(CACHE_FILE, 'utf8')) as Record<string, OcrResult> : {};
+  const ids = readdirSync(DATA).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  const missing = ids.filter((id) => !cached[id]);
+  if (missing.length === 0) return cached;
+  log(`OCR of ${missing.length} ${set} receipt(s) for the cache (one tesseract.js worker, plain reading)...`);
+  const { createOcrPool } = await import('../infra/src/ocr/pool');
+  const { prepareImage } = await import('../infra/src/ocr/preprocess');
+  const pool = createOcrPool({ workers: 1 });
+  try {
+    for (const id of missing) {
+      const image = await prepareImage(readFileSync(join(DATA, `${id}.jpg`)), 'plain');
+      cached[id] = await pool.recognize(image);
+    }
+  } finally {
+    await pool.close();
+  }
+  mkdirSync(join(import.meta.dirname, '.cache'), { recursive: true });
+  writeFileSync(CACHE_FILE, JSON.stringify(cached));
+  return cached;
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const set = process.argv[2] === 'train' ? 'train' : 'dev';
+  const all = await devOcr(console.log, set);
+  console.log(`${Object.keys(all).length} ${set} receipts cached`);
+}
