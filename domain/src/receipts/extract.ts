@@ -10,6 +10,7 @@
  * confidence is the ranker's calibrated one: at or above CONFIDENT_AT a field was right at
  * least 97 % of the time in cross-validation. Tax and description come from the rules.
  */
+import { dateOrder, dateOrderHint } from './learned/candidates';
 import { layoutFromOcr } from './learned/layout';
 import { combineFields, extractLearned } from './learned/model';
 import type { LearnedFields, ReceiptModel } from './learned/model';
@@ -20,8 +21,13 @@ import type { ExtractOptions, OcrWord, ReceiptFields } from './types';
 const MODEL = weights as ReceiptModel;
 
 export function extractReceiptFields(text: string, words?: readonly OcrWord[], options: ExtractOptions = {}): ReceiptFields {
-  const rules = extractRuleFields(text, words, options);
-  const learned = extractLearned(MODEL, layoutFromOcr(text, words), rules, options);
+  const layout = layoutFromOcr(text, words);
+  // Day or month first per receipt: its own evidence (a day above 12) first, then the
+  // caller's hint (monthFirst, or the company's locale), then day first. Both readers use it.
+  const order = dateOrder(layout.lines, dateOrderHint(options));
+  const decided = { ...options, monthFirst: order === 'month-first' };
+  const rules = extractRuleFields(text, words, decided);
+  const learned = extractLearned(MODEL, layout, rules, decided);
   const picked = combineFields(learned, asLearned(rules));
   return {
     ...rules,

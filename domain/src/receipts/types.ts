@@ -58,4 +58,10 @@ export interface ExtractOptions {
    * the receipt itself holds a date that only reads month first (e.g. 12/28/2017).
    */
   monthFirst?: boolean;
+  /**
+   * The company's locale (BCP 47, e.g. `en-US`, `en-MY`): a hint for ambiguous numeric dates
+   * when neither `monthFirst` is given nor the receipt shows its order (a day above 12).
+   * Month first for the locales that print it (US, Philippines, Canada in English, a few others).
+   */
+  locale?: string;
 }

@@ -79,7 +79,7 @@ function relHeight(p: Page, l: LayoutLine): number {
   return p.geometry ? Math.log2(Math.max(0.25, (l.y1 - l.y0) / p.medianHeight)) : 0;
 }
 
-export function buildCandidates(layout: Layout, rules: ReceiptFields | null, options: { monthFirst?: boolean } = {}): Candidates {
+export function buildCandidates(layout: Layout, rules: ReceiptFields | null, options: { monthFirst?: boolean; locale?: string } = {}): Candidates {
   const ruleConfidence = { total: rules?.total?.confidence ?? 0, date: rules?.date?.confidence ?? 0, merchant: rules?.merchant?.confidence ?? 0 };
   if (layout.lines.length === 0) return { total: [], date: [], merchant: [], ruleConfidence };
   const p = page(layout);
@@ -173,6 +173,8 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
       repeats: Math.log2(count),
       sumsUp: sums ? 1 : 0,
       cashMinusChange: cashChange ? 1 : 0,
+      // A card or wallet is charged the final amount (tip included); cash is usually more.
+      paidExactly: payments.includes(m.cents) && changes.every((c) => c === 0) ? 1 : 0,
       largerTotalBelow: largerFinalBelow ? 1 : 0,
       percentOnLine: l.text.includes('%') ? 1 : 0,
       rule: ruleCents !== null && m.cents === ruleCents ? 1 : 0,
@@ -289,9 +291,22 @@ export function dateOrder(lines: readonly LayoutLine[], hint?: DateOrder): DateO
   return hint ?? 'day-first';
 }
 
-function dateCandidates(p: Page, ruleIso: string | null, options: { monthFirst?: boolean }): Array<Candidate<string>> {
+/** Regions that print numeric dates month first. */
+const MONTH_FIRST_REGIONS = new Set(['US', 'PH', 'CA', 'FM', 'MH', 'PW', 'GU', 'AS', 'PR', 'UM', 'VI', 'MP', 'BZ']);
+
+/** The hint a company gives: `monthFirst` if set, else its locale's region, else none. */
+export function dateOrderHint(options: { monthFirst?: boolean; locale?: string }): DateOrder | undefined {
+  if (options.monthFirst !== undefined) return options.monthFirst ? 'month-first' : 'day-first';
+  const region = options.locale?.split(/[-_]/).slice(1).find((p) => /^[A-Za-z]{2}$/.test(p))?.toUpperCase();
+  if (!region) return undefined;
+  // French Canada prints day first (and ISO); English Canada mostly month first.
+  if (region === 'CA' && options.locale!.toLowerCase().startsWith('fr')) return 'day-first';
+  return MONTH_FIRST_REGIONS.has(region) ? 'month-first' : 'day-first';
+}
+
+function dateCandidates(p: Page, ruleIso: string | null, options: { monthFirst?: boolean; locale?: string }): Array<Candidate<string>> {
   const raws = rawDates(p.lines);
-  const order = dateOrder(p.lines, options.monthFirst === undefined ? undefined : options.monthFirst ? 'month-first' : 'day-first');
+  const order = dateOrder(p.lines, dateOrderHint(options));
   const read: Array<{ raw: RawDate; iso: string }> = [];
   for (const r of raws) {
     const [month, day] = r.shape === 'numeric' || r.shape === 'lost' ? (order === 'day-first' ? [r.b, r.a] : [r.a, r.b]) : [r.a, r.b];

@@ -41,6 +41,7 @@ export interface LearnedFields {
 
 export interface LearnedOptions {
   monthFirst?: boolean;
+  locale?: string;
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;

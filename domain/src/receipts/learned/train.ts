@@ -10,7 +10,7 @@
 import { extractRuleFields } from '../rules';
 import { merchantSimilarity, normaliseMerchant } from '../merchant-similarity';
 import type { ExtractOptions } from '../types';
-import { buildCandidates } from './candidates';
+import { buildCandidates, dateOrder, dateOrderHint } from './candidates';
 import type { Candidate, Candidates } from './candidates';
 import type { Layout } from './layout';
 import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields, rawPick } from './model';
@@ -54,10 +54,12 @@ export function isRight(field: LearnedField, label: ReceiptLabel, value: unknown
 /** Candidates and the rules' reading, computed once per receipt. */
 export function prepare(example: Example): Prepared {
   const text = example.text ?? example.layout.lines.map((l) => l.text).join('\n');
-  const rules = extractRuleFields(text, undefined, example.options ?? {});
+  // As extractReceiptFields does: the receipt's date order decided once for both readers.
+  const options = { ...example.options, monthFirst: dateOrder(example.layout.lines, dateOrderHint(example.options ?? {})) === 'month-first' };
+  const rules = extractRuleFields(text, undefined, options);
   return {
     example,
-    candidates: buildCandidates(example.layout, rules, example.options ?? {}),
+    candidates: buildCandidates(example.layout, rules, options),
     rules: {
       total: rules.total ? { value: rules.total.cents, confidence: rules.total.confidence, line: -1 } : null,
       date: rules.date ? { value: rules.date.value, confidence: rules.date.confidence, line: -1 } : null,
