@@ -229,17 +229,19 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         });
       },
       existingKeys: async (companyId, keys) => {
-        const unique = [...new Set(keys)];
         const held = new Map<string, number>();
-        // A chunk of keys per turn of the event loop: a 200,000-row import asks for 200,000 keys.
-        for (let i = 0; i < unique.length; i += 10_000) {
-          const part = unique.slice(i, i + 10_000);
+        // 2,000 keys per turn of the event loop: a 200,000-row import asks for 200,000 keys, and
+        // 10,000 per turn (after one Set of all of them) held the request thread 30-50 ms under load.
+        // A key asked twice is looked up twice, with the same answer.
+        const PART = 2000;
+        for (let i = 0; i < keys.length; i += PART) {
+          const part = keys.slice(i, i + PART);
           const found = (await readStore.getMany(TRANSACTION_KEYS, part.map((k) => transactionKeyId(companyId, k)))) as Map<string, TransactionKeyDoc>;
           for (const k of part) {
             const count = found.get(transactionKeyId(companyId, k))?.count ?? 0;
             if (count > 0) held.set(k, count);
           }
-          if (i + 10_000 < unique.length) await new Promise<void>((resolve) => setImmediate(resolve));
+          if (i + PART < keys.length) await new Promise<void>((resolve) => setImmediate(resolve));
         }
         return held;
       },

@@ -74,6 +74,9 @@ export interface AutoMatchOutcome {
   ms: number;
 }
 
+/** Transaction ids added to the run's scope per turn of the event loop. */
+const ID_SLICE = 20_000;
+
 /**
  * One auto-match run: the one-to-one assignment over the free receipts and transactions in
  * scope, then the decider keeps what people decided and records the new suggestions.
@@ -90,9 +93,16 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
     const proposals = deps.autoMatch ? await deps.autoMatch(receipts, transactions, options) : autoMatch(receipts, transactions, options);
     outcome = { matched: proposals.length, suggested: 0, withdrawn: 0, threshold, receiptsConsidered: receipts.length, transactionsConsidered: transactions.length, ms: 0 };
     outcome.ms = Math.round(performance.now() - t);
+    // The set of a company's 400,000 transaction ids is built a slice per turn of the event
+    // loop: in one go it held the request thread for 80 ms.
+    const transactionIds = new Set<string>();
+    for (let i = 0; i < transactions.length; i += ID_SLICE) {
+      for (const x of transactions.slice(i, i + ID_SLICE)) transactionIds.add(x.id);
+      if (i + ID_SLICE < transactions.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     return {
       type: 'ApplyAutoMatch', companyId, by: ctx.userId!, threshold, origin: 'auto', proposals,
-      scope: { receiptIds: new Set(receipts.map((r) => r.id)), transactionIds: new Set(transactions.map((x) => x.id)) },
+      scope: { receiptIds: new Set(receipts.map((r) => r.id)), transactionIds },
       newId,
     };
   }, (events) => {

@@ -5,6 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { Aggregator, Query } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
 import { compileFilter } from './compile';
+import { SortedView } from './sorted-view';
 import { compareValues, getPath, topK } from './sort';
 
 /** Format 1: the whole snapshot as one v8-serialised object (still read). */
@@ -59,11 +60,26 @@ function pinned(filter: Filter, field: string): { value: unknown } | undefined {
 
 /** Sorted results kept for paging through the same list; any write to the collection drops them. */
 const SORTED_CACHE_SIZE = 8;
+/** Lists (an index bucket or the whole collection, in one sort order) kept sorted through writes. */
+const SORTED_VIEWS = 32;
+
+/** The documents a list is drawn from: one bucket of an index, or (index null) the whole collection. */
+interface Scope {
+  index: Index | null;
+  key: string;
+}
+
+interface View {
+  scope: Scope;
+  list: SortedView;
+}
 
 class EmbeddedCollection implements ReadCollection<Doc> {
   readonly docs = new Map<string, Doc>();
   readonly indexes: Index[] = [];
   private readonly sorted = new Map<string, Doc[]>();
+  /** Kept in order by every write (most recently used last), unlike `sorted`. */
+  private readonly views = new Map<string, View>();
 
   addIndex(fields: string[]): void {
     if (this.indexes.some((i) => i.fields.join() === fields.join())) return;
@@ -92,6 +108,10 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     if (this.sorted.size > 0) this.sorted.clear();
     const old = this.docs.get(id);
     if (old) for (const index of this.indexes) this.unindexDoc(index, old);
+    for (const view of this.views.values()) {
+      if (old && this.inScope(view.scope, old)) view.list.remove(old);
+      if (doc !== null && this.inScope(view.scope, doc)) view.list.insert(doc);
+    }
     if (doc === null) {
       this.docs.delete(id);
       return;
@@ -100,17 +120,21 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     for (const index of this.indexes) this.indexDoc(index, doc);
   }
 
+  private inScope(scope: Scope, doc: Doc): boolean {
+    return scope.index === null || indexKey(doc, scope.index.fields) === scope.key;
+  }
+
   /**
    * The documents the filter can match, narrowed by the most selective usable index, and the
    * filter left to test once the index has pinned its fields (undefined: every document).
    */
-  private candidates(filter: Filter): { docs: Iterable<Doc>; rest: Filter } {
+  private candidates(filter: Filter): { docs: Iterable<Doc>; size: number; rest: Filter; scope?: Scope } {
     if (typeof filter._id === 'string') {
       const doc = this.docs.get(filter._id);
       const { _id: _pinned, ...rest } = filter;
-      return { docs: doc ? [doc] : [], rest };
+      return { docs: doc ? [doc] : [], size: doc ? 1 : 0, rest };
     }
-    let best: { docs: Set<Doc>; fields: string[] } | undefined;
+    let best: { docs: Set<Doc>; fields: string[]; scope: Scope } | undefined;
     for (const index of this.indexes) {
       const values: unknown[] = [];
       for (const f of index.fields) {
@@ -119,13 +143,14 @@ class EmbeddedCollection implements ReadCollection<Doc> {
         values.push(p.value);
       }
       if (values.length !== index.fields.length) continue;
-      const docs = index.map.get(JSON.stringify(values)) ?? new Set<Doc>();
-      if (!best || docs.size < best.docs.size) best = { docs, fields: index.fields };
+      const key = JSON.stringify(values);
+      const docs = index.map.get(key) ?? new Set<Doc>();
+      if (!best || docs.size < best.docs.size) best = { docs, fields: index.fields, scope: { index, key } };
     }
-    if (!best) return { docs: this.docs.values(), rest: filter };
+    if (!best) return { docs: this.docs.values(), size: this.docs.size, rest: filter, scope: { index: null, key: '' } };
     const rest = { ...filter };
     for (const f of best.fields) delete rest[f];
-    return { docs: best.docs, rest };
+    return { docs: best.docs, size: best.docs.size, rest, scope: best.scope };
   }
 
   private matching(filter: Filter): Doc[] {
@@ -141,9 +166,8 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     return out;
   }
 
-  /** Sorts docs, or picks the first `k` in order without sorting them all (page queries on big collections). */
-  private ordered(docs: Doc[], sort: FindOptions['sort'], k?: number): Doc[] {
-    if (!sort || Object.keys(sort).length === 0) return docs;
+  /** The total order of a sort (ties broken by `_id`) and its first key. */
+  private comparator(sort: NonNullable<FindOptions['sort']>): { cmp: (a: Doc, b: Doc) => number; primary: (d: Doc) => unknown; dir0: number } {
     const fields = Object.entries(sort);
     if (!('_id' in sort)) fields.push(['_id', 1]);
     const paths = fields.map(([p]) => p);
@@ -162,10 +186,18 @@ class EmbeddedCollection implements ReadCollection<Doc> {
       }
       return 0;
     };
+    return { cmp, primary, dir0: dirs[0]! };
+  }
+
+  /** Sorts docs, or picks the first `k` in order without sorting them all (page queries on big collections). */
+  private ordered(docs: Doc[], sort: FindOptions['sort'], k?: number): Doc[] {
+    if (!sort || Object.keys(sort).length === 0) return docs;
+    const { cmp, primary, dir0 } = this.comparator(sort);
+    const cmpValues = (x: unknown, y: unknown) =>
+      typeof x === 'string' && typeof y === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : typeof x === 'number' && typeof y === 'number' ? x - y : compareValues(x, y);
     if (k !== undefined) return topK(docs, k, cmp);
     // A full sort: decorate with the primary key once instead of reading it in every comparison.
     const keyed = docs.map((d) => ({ d, p: primary(d) }));
-    const dir0 = dirs[0]!;
     keyed.sort((a, b) => {
       const c = cmpValues(a.p, b.p);
       return c !== 0 ? dir0 * c : cmp(a.d, b.d);
@@ -179,6 +211,22 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     const cacheKey = JSON.stringify([filter, options.sort ?? null]);
     const cached = this.sorted.get(cacheKey);
     if (cached) return { docs: structuredClone(cached.slice(skip, end)), total: cached.length };
+    const { docs, size, rest, scope } = this.candidates(filter);
+    if (scope && Object.keys(rest).length === 0) {
+      if (options.sort && Object.keys(options.sort).length > 0) {
+        const list = this.view(scope, options.sort, docs);
+        return { docs: structuredClone(list.slice(skip, end)), total: list.size };
+      }
+      // Natural order: walk to the page instead of copying every candidate first.
+      const page: Doc[] = [];
+      let at = 0;
+      for (const doc of docs) {
+        if (end !== undefined && at >= end) break;
+        if (at >= skip) page.push(doc);
+        at++;
+      }
+      return { docs: structuredClone(page), total: size };
+    }
     const all = this.matching(filter);
     const total = all.length;
     let ordered: Doc[];
@@ -192,6 +240,21 @@ class EmbeddedCollection implements ReadCollection<Doc> {
       }
     }
     return { docs: structuredClone(ordered.slice(skip, end)), total };
+  }
+
+  /** The kept order of one scope and sort, sorted once on first use and then maintained by `set`. */
+  private view(scope: Scope, sort: NonNullable<FindOptions['sort']>, docs: Iterable<Doc>): SortedView {
+    const key = JSON.stringify([scope.index?.fields ?? null, scope.key, Object.entries(sort)]);
+    const kept = this.views.get(key);
+    if (kept) {
+      this.views.delete(key);
+      this.views.set(key, kept);
+      return kept.list;
+    }
+    const list = new SortedView(this.comparator(sort).cmp, this.ordered([...docs], sort));
+    if (this.views.size >= SORTED_VIEWS) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, { scope, list });
+    return list;
   }
 
   async findOne(filter: Filter): Promise<Doc | null> {
