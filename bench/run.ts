@@ -11,6 +11,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['csv-parse.ts', 'bank statement parsing (issue 4)'],
   ['transactions.ts', 'statement import and transaction lists at 100,000 rows (issue 4)'],
   ['ocr.ts', 'receipt OCR and field extraction (issue 5)'],
+  ['receipt-model.ts', 'learned receipt fields: merchant-grouped CV on train, dev accuracy, confident share (issue 12)'],
   ['matching.ts', 'matching precision and recall (issue 6)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
   ['responsiveness.ts', 'health and transaction-list latency during a 200,000-row import and 10 OCR jobs, against a quiet baseline (issue 11)'],
