@@ -54,8 +54,10 @@ export interface ReceiptFields {
 
 export interface ExtractOptions {
   /**
-   * Read ambiguous numeric dates (both parts ≤ 12) month first. Default: day first, unless
-   * the receipt itself holds a date that only reads month first (e.g. 12/28/2017).
+   * A hint: read ambiguous numeric dates (both parts ≤ 12) month first (true) or day first
+   * (false), e.g. from the merchant's earlier receipts. The receipt's own evidence wins: a
+   * numeric date on it that reads only one way (28/12/2017, 12/28/2017) decides the order.
+   * Default: day first.
    */
   monthFirst?: boolean;
   /**

@@ -89,18 +89,22 @@ export function buildCandidates(layout: Layout, rules: ReceiptFields | null, opt
     merchant: merchantCandidates(p, rules?.merchant?.value ?? null),
     ruleConfidence,
   };
+  // How sure the rules are, on their own pick: the ranker learns when to overrule them.
+  for (const [field, list] of [['total', out.total], ['date', out.date], ['merchant', out.merchant]] as const) {
+    for (const c of list as ReadonlyArray<Candidate<unknown>>) c.features.ruleSure = c.features.rule === 1 ? ruleConfidence[field] : 0;
+  }
   // The rules read shapes the candidates here do not (an owner line at the bottom, a date
   // with a lost separator, an amount split across words): their answer always competes.
-  const ruleOnly = (features: Features): Features => ({ ...Object.fromEntries(Object.keys(features).map((k) => [k, 0])), rule: 1, ruleOnly: 1 });
+  const ruleOnly = (features: Features, sure: number): Features => ({ ...Object.fromEntries(Object.keys(features).map((k) => [k, 0])), rule: 1, ruleOnly: 1, ruleSure: sure });
   const template = (list: ReadonlyArray<Candidate<unknown>>): Features => list[0]?.features ?? { rule: 0 };
   if (rules?.total && rules.total.cents > 0 && !out.total.some((c) => c.features.rule === 1)) {
-    out.total.push({ value: rules.total.cents, line: -1, features: ruleOnly(template(out.total)) });
+    out.total.push({ value: rules.total.cents, line: -1, features: ruleOnly(template(out.total), ruleConfidence.total) });
   }
   if (rules?.date && !out.date.some((c) => c.features.rule === 1)) {
-    out.date.push({ value: rules.date.value, line: -1, features: ruleOnly(template(out.date)) });
+    out.date.push({ value: rules.date.value, line: -1, features: ruleOnly(template(out.date), ruleConfidence.date) });
   }
   if (rules?.merchant && !out.merchant.some((c) => c.features.rule === 1)) {
-    out.merchant.push({ value: rules.merchant.value, line: -1, features: ruleOnly(template(out.merchant)) });
+    out.merchant.push({ value: rules.merchant.value, line: -1, features: ruleOnly(template(out.merchant), ruleConfidence.merchant) });
   }
   return out;
 }
@@ -176,6 +180,8 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
       // A card or wallet is charged the final amount (tip included); cash is usually more.
       paidExactly: payments.includes(m.cents) && changes.every((c) => c === 0) ? 1 : 0,
       largerTotalBelow: largerFinalBelow ? 1 : 0,
+      // A total smaller than an item above it does not add up: a digit was probably lost.
+      largerItemAbove: positive.some((o) => o.line < m.line && o.cents > m.cents && kindAt[o.line] === 'none') ? 1 : 0,
       percentOnLine: l.text.includes('%') ? 1 : 0,
       rule: ruleCents !== null && m.cents === ruleCents ? 1 : 0,
     };
@@ -350,10 +356,20 @@ const CONTACT = /\b(TEL|TELEPHONE|FAX|PHONE|HP|MOBILE|EMAIL|WWW|HTTPS?|COM|GST|S
 const DOCUMENT = /\b(TAX|INVOICE|RECEIPT|CASH|BILL|CHECK|ORDER|TABLE|CASHIER|DATE|TIME|WELCOME|THANK|COPY|DUPLICATE|TRANSACTION|MEMBER|POS|TERMINAL|QTY|TOTAL|ITEM|PRICE|SIMPLIFIED)\b/;
 const JUNK = /[^A-Za-z0-9\s&'.,()\-/@:#]/g;
 
+/** A token that could be part of a printed name (a word with a vowel, a short abbreviation, a legal suffix), not OCR junk. */
+function isWordlike(token: string): boolean {
+  const letters = token.replace(/[^A-Za-z]/g, '');
+  if (letters.length < 2) return /^[&\d]/.test(token);
+  if (LEGAL.test(token.toUpperCase()) || /^[A-Z]{2,4}$/.test(letters)) return true;
+  return /[AEIOUYaeiouy]/.test(letters) && !/[a-z][A-Z]/.test(letters.slice(1));
+}
+
 function merchantCandidates(p: Page, ruleName: string | null): Array<Candidate<string>> {
   const head = p.lines.slice(0, HEAD);
   const firstAddress = head.findIndex((l) => { const u = l.text.toUpperCase(); return ADDRESS.test(u) && !LEGAL.test(u); });
   const firstContact = head.findIndex((l) => CONTACT.test(l.text.toUpperCase()));
+  const legalAt = head.findIndex((l) => LEGAL.test(cleanName(l.text).toUpperCase()));
+  const firstLegal = legalAt < 0 ? -1 : legalAt;
   const out: Array<Candidate<string>> = [];
   const add = (i: number, parts: readonly LayoutLine[]): void => {
     const name = cleanName(parts.map((l) => l.text).join(' '));
@@ -389,6 +405,8 @@ function merchantCandidates(p: Page, ruleName: string | null): Array<Candidate<s
       joinedLegalOnly: parts.length > 1 && LEGAL_ONLY.test(cleanName(parts[parts.length - 1]!.text).toUpperCase()) ? 1 : 0,
       nextLegalOnly: parts.length === 1 && next !== undefined && LEGAL_ONLY.test(cleanName(next.text).toUpperCase()) ? 1 : 0,
       legalOnly: LEGAL_ONLY.test(u) ? 1 : 0,
+      firstLegal: LEGAL.test(u) && i <= firstLegal ? 1 : 0,
+      wordlike: tokens.filter(isWordlike).length / tokens.length,
       rule: ruleName !== null && merchantSimilarity(name, ruleName) >= 0.9 ? 1 : 0,
     };
     out.push({ value: name, line: i, features: f });
