@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStoreContract } from './contract';
 import { EmbeddedReadStore } from './embedded';
+import { findInPages } from './paged';
 
 const dir = mkdtempSync(join(tmpdir(), 'paperlink-rs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,6 +96,22 @@ describe('embedded read store kept orders', () => {
     expect(seen.length).toBe(100_000);
     expect(new Set(seen).size).toBe(100_000);
     expect(seen.slice(0, 2)).toEqual(['d1', 'd3']);
+  });
+});
+
+describe('findInPages over the embedded store', () => {
+  it('shapes every selected document once, as findPage pages would, and leaves the store unchanged', async () => {
+    const s = new EmbeddedReadStore();
+    await s.ensureIndexes('t', [['c']]);
+    await s.commit(new Map([['t', new Map(Array.from({ length: 5001 }, (_, i) => [`d${i}`, { _id: `d${i}`, c: i % 3 ? 'x' : 'y', n: i }]))]]), []);
+    const coll = s.collection<{ _id: string; c: string; n: number }>('t');
+    const shaped = await findInPages(coll, { c: 'x' }, (d) => ({ id: d._id, n: d.n }));
+    const expected = (await coll.find({ c: 'x' })).map((d) => ({ id: d._id, n: d.n }));
+    expect(shaped).toEqual(expected);
+    expect(shaped.length).toBe(3334);
+    shaped[0]!.n = -1;
+    expect((await coll.findOne({ _id: shaped[0]!.id }))!.n).toBe(1);
+    expect(await findInPages(coll, { c: 'x', n: { $lt: 10 } }, (d) => d.n)).toEqual([1, 2, 4, 5, 7, 8]);
   });
 });
 

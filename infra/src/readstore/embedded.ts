@@ -242,6 +242,27 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     return { docs: structuredClone(ordered.slice(skip, end)), total };
   }
 
+  /**
+   * A page in natural order shaped by `map` straight from the stored documents, without the
+   * copy `findPage` makes (auto-match reads a company's 400,000 transactions this way; the
+   * copies were garbage the size of the store). `map` must copy what it keeps, never change it.
+   */
+  async mapPage<R>(filter: Filter, skip: number, limit: number, map: (doc: Doc) => R): Promise<R[]> {
+    const { docs, rest } = this.candidates(filter);
+    const out: R[] = [];
+    if (Object.keys(rest).length > 0) {
+      for (const doc of this.matching(filter).slice(skip, skip + limit)) out.push(map(doc));
+      return out;
+    }
+    let at = 0;
+    for (const doc of docs) {
+      if (at >= skip + limit) break;
+      if (at >= skip) out.push(map(doc));
+      at++;
+    }
+    return out;
+  }
+
   /** The kept order of one scope and sort, sorted once on first use and then maintained by `set`. */
   private view(scope: Scope, sort: NonNullable<FindOptions['sort']>, docs: Iterable<Doc>): SortedView {
     const key = JSON.stringify([scope.index?.fields ?? null, scope.key, Object.entries(sort)]);
