@@ -5,7 +5,6 @@ import { deserialize, serialize } from 'node:v8';
 import { Aggregator, Query } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
 import { compileFilter } from './compile';
-import { ShardedMap } from './sharded';
 import { SortedView } from './sorted-view';
 import { compareValues, getPath, topK } from './sort';
 
@@ -29,8 +28,8 @@ interface SnapshotHeader {
 
 interface Index {
   fields: string[];
-  /** Key of the indexed values to the documents that have them (the stored objects themselves, by `_id`). */
-  map: ShardedMap<ShardedMap<Doc>>;
+  /** Key of the indexed values to the documents that have them (the stored objects themselves). */
+  map: Map<string, Set<Doc>>;
 }
 
 interface Snapshot {
@@ -76,7 +75,7 @@ interface View {
 }
 
 class EmbeddedCollection implements ReadCollection<Doc> {
-  readonly docs = new ShardedMap<Doc>();
+  readonly docs = new Map<string, Doc>();
   readonly indexes: Index[] = [];
   private readonly sorted = new Map<string, Doc[]>();
   /** Kept in order by every write (most recently used last), unlike `sorted`. */
@@ -84,7 +83,7 @@ class EmbeddedCollection implements ReadCollection<Doc> {
 
   addIndex(fields: string[]): void {
     if (this.indexes.some((i) => i.fields.join() === fields.join())) return;
-    const index: Index = { fields, map: new ShardedMap() };
+    const index: Index = { fields, map: new Map() };
     for (const doc of this.docs.values()) this.indexDoc(index, doc);
     this.indexes.push(index);
   }
@@ -93,15 +92,15 @@ class EmbeddedCollection implements ReadCollection<Doc> {
     const key = indexKey(doc, index.fields);
     if (key === undefined) return;
     let docs = index.map.get(key);
-    if (!docs) index.map.set(key, (docs = new ShardedMap()));
-    docs.set(doc._id, doc);
+    if (!docs) index.map.set(key, (docs = new Set()));
+    docs.add(doc);
   }
 
   private unindexDoc(index: Index, doc: Doc): void {
     const key = indexKey(doc, index.fields);
     if (key === undefined) return;
     const docs = index.map.get(key);
-    docs?.delete(doc._id);
+    docs?.delete(doc);
     if (docs && docs.size === 0) index.map.delete(key);
   }
 
@@ -135,7 +134,7 @@ class EmbeddedCollection implements ReadCollection<Doc> {
       const { _id: _pinned, ...rest } = filter;
       return { docs: doc ? [doc] : [], size: doc ? 1 : 0, rest };
     }
-    let best: { docs: ShardedMap<Doc>; fields: string[]; scope: Scope } | undefined;
+    let best: { docs: Set<Doc>; fields: string[]; scope: Scope } | undefined;
     for (const index of this.indexes) {
       const values: unknown[] = [];
       for (const f of index.fields) {
@@ -145,13 +144,13 @@ class EmbeddedCollection implements ReadCollection<Doc> {
       }
       if (values.length !== index.fields.length) continue;
       const key = JSON.stringify(values);
-      const docs = index.map.get(key) ?? new ShardedMap<Doc>();
+      const docs = index.map.get(key) ?? new Set<Doc>();
       if (!best || docs.size < best.docs.size) best = { docs, fields: index.fields, scope: { index, key } };
     }
     if (!best) return { docs: this.docs.values(), size: this.docs.size, rest: filter, scope: { index: null, key: '' } };
     const rest = { ...filter };
     for (const f of best.fields) delete rest[f];
-    return { docs: best.docs.values(), size: best.docs.size, rest, scope: best.scope };
+    return { docs: best.docs, size: best.docs.size, rest, scope: best.scope };
   }
 
   private matching(filter: Filter): Doc[] {
