@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { imageOf, labelledReader, labels } from '../support/labelled-reader';
+import { png } from '../support/images';
 
 let api: Api;
 let ada: Account;
@@ -52,20 +52,6 @@ async function pdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function png(width: number, height: number, withEnd = true): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    return Buffer.concat([len, Buffer.from(type), data, Buffer.alloc(4)]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64))), ...(withEnd ? [chunk('IEND', Buffer.alloc(0))] : [])]);
-}
-
 describe('receipts API', () => {
   it('uploads a real receipt (multipart), reads it in the background, and lists it with the spec fields', async () => {
     const l = labels[0]!;
@@ -112,7 +98,7 @@ describe('receipts API', () => {
       ['a Word file named .pdf', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]), 415, 'unsupported_type'],
       ['a pixel bomb', png(50_000, 50_000), 400, 'too_many_pixels'],
       ['a truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 400, 'truncated'],
-      ['a PNG without its end', png(100, 100, false), 400, 'truncated'],
+      ['a PNG without its end', png(100, 100, { withEnd: false }), 400, 'truncated'],
       ['an empty file', Buffer.alloc(0), 400, 'empty'],
       ['a PDF with no text and blank pages.pdf', await pdf(() => {}), 400, 'pdf_without_content'],
       ['a damaged PDF.pdf', Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n'), Buffer.alloc(300, 0x41), Buffer.from('\n%%EOF\n')]), 400, 'corrupt'],

@@ -1,26 +1,11 @@
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { png } from '../support/images';
 
 /**
  * Issue 11, item 12: two different uploads with one X-Request-Id: the second was acknowledged
  * (the first answer replayed) and dropped, because the fingerprint ignored the file.
  */
-
-/** A small valid PNG; `seed` changes its pixels (and so its bytes). */
-function png(width: number, height: number, seed: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    return Buffer.concat([len, Buffer.from(type), data, Buffer.alloc(4)]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64, seed))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const csv = (description: string) => Buffer.from(`Transaction Date,Description,Amount\n2024-03-04,${description},-12.50\n`);
 
@@ -40,8 +25,8 @@ async function receiptCount(): Promise<number> {
 
 describe('one X-Request-Id, two different files', () => {
   it('multipart receipt upload: the same file again is a retry, another file is 409 request_id_reused', async () => {
-    const a = png(100, 100, 1);
-    const b = png(100, 100, 2);
+    const a = png(100, 100, { seed: 1 });
+    const b = png(100, 100, { seed: 2 });
     const first = await api.http.post('/api/receipts/upload').set(acc.headers()).set('x-request-id', 'files-upload-0001').attach('receipt', a, 'receipt.png');
     expect(first.status).toBe(201);
     const count = await receiptCount();
@@ -68,13 +53,13 @@ describe('one X-Request-Id, two different files', () => {
   it('direct upload and commit: a commit after another file arrived under the same key and request id is 409', async () => {
     const pre = await api.http.post('/api/receipts/presign').set(acc.headers()).send({ originalName: 'direct.png', contentType: 'image/png', size: 200 });
     expect(pre.status).toBe(200);
-    expect((await api.http.put(pre.body.uploadUrl).set('content-type', 'image/png').send(png(100, 100, 3))).status).toBe(200);
+    expect((await api.http.put(pre.body.uploadUrl).set('content-type', 'image/png').send(png(100, 100, { seed: 3 }))).status).toBe(200);
     const commit = { key: pre.body.key, originalName: 'direct.png' };
     const first = await api.http.post('/api/receipts/commit').set(acc.headers()).set('x-request-id', 'files-commit-00001').send(commit);
     expect(first.status).toBe(201);
     const retry = await api.http.post('/api/receipts/commit').set(acc.headers()).set('x-request-id', 'files-commit-00001').send(commit);
     expect(retry.body).toEqual(first.body);
-    expect((await api.http.put(pre.body.uploadUrl).set('content-type', 'image/png').send(png(100, 100, 4))).status).toBe(200);
+    expect((await api.http.put(pre.body.uploadUrl).set('content-type', 'image/png').send(png(100, 100, { seed: 4 }))).status).toBe(200);
     const other = await api.http.post('/api/receipts/commit').set(acc.headers()).set('x-request-id', 'files-commit-00001').send(commit);
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('request_id_reused');
@@ -82,11 +67,11 @@ describe('one X-Request-Id, two different files', () => {
 
   it('direct upload target: another body under the same request id is 409', async () => {
     const pre = await api.http.post('/api/receipts/presign').set(acc.headers()).send({ originalName: 'direct2.png', contentType: 'image/png', size: 200 });
-    const first = await api.http.put(pre.body.uploadUrl).set('x-request-id', 'files-direct-00001').set('content-type', 'image/png').send(png(100, 100, 5));
+    const first = await api.http.put(pre.body.uploadUrl).set('x-request-id', 'files-direct-00001').set('content-type', 'image/png').send(png(100, 100, { seed: 5 }));
     expect(first.status).toBe(200);
-    const retry = await api.http.put(pre.body.uploadUrl).set('x-request-id', 'files-direct-00001').set('content-type', 'image/png').send(png(100, 100, 5));
+    const retry = await api.http.put(pre.body.uploadUrl).set('x-request-id', 'files-direct-00001').set('content-type', 'image/png').send(png(100, 100, { seed: 5 }));
     expect(retry.body).toEqual(first.body);
-    const other = await api.http.put(pre.body.uploadUrl).set('x-request-id', 'files-direct-00001').set('content-type', 'image/png').send(png(100, 100, 6));
+    const other = await api.http.put(pre.body.uploadUrl).set('x-request-id', 'files-direct-00001').set('content-type', 'image/png').send(png(100, 100, { seed: 6 }));
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('request_id_reused');
   });
