@@ -1,11 +1,6 @@
 /** Work on the request thread between turns of the event loop, at most. */
 const SLICE_MS = 15;
 
-/**
- * `items.map(fn)`, giving the event loop a turn whenever a slice of work took SLICE_MS: a
- * 200,000-row import's per-row steps (assignment, keys, ids) in one go held every other
- * request for most of a second. Same result as `map`, in order.
- */
 /** `fn` over consecutive chunks of `items`, a turn of the event loop between chunks. */
 export async function chunksInSlices<T, R>(items: readonly T[], size: number, fn: (chunk: readonly T[]) => R): Promise<R[]> {
   const out: R[] = [];
@@ -16,6 +11,11 @@ export async function chunksInSlices<T, R>(items: readonly T[], size: number, fn
   return out;
 }
 
+/**
+ * `items.map(fn)`, giving the event loop a turn whenever a slice of work took SLICE_MS: a
+ * 200,000-row import's per-row steps (assignment, keys, ids) in one go held every other
+ * request for most of a second. Same result as `map`, in order.
+ */
 export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T, index: number) => R): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let slice = performance.now();

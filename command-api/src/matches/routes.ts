@@ -22,6 +22,7 @@ import {
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
+import { chunksInSlices } from '../core/slices';
 import { ctxOf, requireCompany } from '../http/context';
 import { validIdParams } from '../http/params';
 
@@ -96,10 +97,9 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
     // The set of a company's 400,000 transaction ids is built a slice per turn of the event
     // loop: in one go it held the request thread for 80 ms.
     const transactionIds = new Set<string>();
-    for (let i = 0; i < transactions.length; i += ID_SLICE) {
-      for (const x of transactions.slice(i, i + ID_SLICE)) transactionIds.add(x.id);
-      if (i + ID_SLICE < transactions.length) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    await chunksInSlices(transactions, ID_SLICE, (chunk) => {
+      for (const x of chunk) transactionIds.add(x.id);
+    });
     return {
       type: 'ApplyAutoMatch', companyId, by: ctx.userId!, threshold, origin: 'auto', proposals,
       scope: { receiptIds: new Set(receipts.map((r) => r.id)), transactionIds },
