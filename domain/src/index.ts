@@ -25,3 +25,5 @@ export { combineReadings, needsAnotherReading } from './receipts/combine';
 export { merchantSimilarity as receiptMerchantSimilarity, normaliseMerchant } from './receipts/merchant-similarity';
 export * from './matching';
 export * from './matches/matches';
+export * from './analytics';
+export * from './reports';
