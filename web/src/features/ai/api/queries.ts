@@ -1,0 +1,56 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { tokenStorage } from '../../../lib/storage';
+import { aiApi, type Feedback, type GroupStatus } from './ai';
+
+/** Query keys carry the company, so a company switch never shows the previous company's answers. */
+export const aiKeys = {
+  all: () => ['ai', tokenStorage.companyId() ?? 'none'] as const,
+  analysis: (id: string) => [...aiKeys.all(), 'analysis', id] as const,
+  stats: () => [...aiKeys.all(), 'dashboard-stats'] as const,
+  groups: () => [...aiKeys.all(), 'duplicate-groups'] as const,
+  patterns: () => [...aiKeys.all(), 'recurring-patterns'] as const,
+  categories: () => ['masterdata', tokenStorage.companyId() ?? 'none', 'categories'] as const,
+};
+
+/** The comprehensive analysis is asked for afresh each time the modal opens. */
+export function useAnalysis(transactionId: string) {
+  return useQuery({ queryKey: aiKeys.analysis(transactionId), queryFn: () => aiApi.analyze(transactionId), retry: false, gcTime: 0, staleTime: 0, refetchOnWindowFocus: false });
+}
+
+export function useCategories(enabled: boolean) {
+  return useQuery({ queryKey: aiKeys.categories(), queryFn: aiApi.categories, enabled, retry: false });
+}
+
+export function useFeedback() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Feedback) => aiApi.feedback(body),
+    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.stats() }),
+  });
+}
+
+export function useDashboardStats() {
+  return useQuery({ queryKey: aiKeys.stats(), queryFn: aiApi.dashboardStats, retry: false });
+}
+
+export function useDuplicateGroups() {
+  return useQuery({ queryKey: aiKeys.groups(), queryFn: aiApi.groups, retry: false });
+}
+
+export function useRecurringPatterns() {
+  return useQuery({ queryKey: aiKeys.patterns(), queryFn: aiApi.patterns, retry: false });
+}
+
+export function useGroupStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: GroupStatus }) => aiApi.setGroupStatus(id, status),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: aiKeys.groups() }), client.invalidateQueries({ queryKey: aiKeys.stats() })]),
+  });
+}
+
+/** After a duplicate check or a batch the lists and counts on /ai-dashboard are out of date. */
+export function useInvalidateDuplicates() {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: aiKeys.groups() }), client.invalidateQueries({ queryKey: aiKeys.stats() })]);
+}

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { aiApi, similarOf } from '../api/ai';
+import { useInvalidateDuplicates } from '../api/queries';
+import { AiAnalysisModal, type AnalysedTransaction } from './AiAnalysisModal';
+
+export const DUPLICATES_TAB = '/ai-dashboard?tab=duplicates';
+
+/** The AI row actions of /transactions: AI analysis (the modal) and duplicate check (a toast). */
+export function AiRowActions({ transaction }: { transaction: AnalysedTransaction }) {
+  const [open, setOpen] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const navigate = useNavigate();
+  const invalidate = useInvalidateDuplicates();
+
+  const check = async () => {
+    setChecking(true);
+    try {
+      const result = await aiApi.checkDuplicates(transaction.id);
+      const n = similarOf(result).length;
+      if (result.isDuplicate || n > 0) {
+        toast.warning(
+          <span>
+            Duplicate detected: {n} similar transactions found.{' '}
+            <a href={DUPLICATES_TAB} onClick={(e) => { e.preventDefault(); void navigate(DUPLICATES_TAB); }}>Review duplicates</a>
+          </span>,
+        );
+      } else {
+        toast.info('No duplicates found');
+      }
+      void invalidate();
+    } catch {
+      toast.error('Error checking duplicates');
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    <>
+      <button type="button" className="btn small" aria-label={`AI analysis ${transaction.description}`} onClick={() => setOpen(true)}>AI</button>
+      <button type="button" className="btn small" aria-label={`Check duplicates ${transaction.description}`} disabled={checking} onClick={() => void check()}>
+        {checking ? 'Checking...' : 'Duplicates'}
+      </button>
+      {open && <AiAnalysisModal transaction={transaction} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
