@@ -27,3 +27,5 @@ export * from './matching';
 export * from './matches/matches';
 export * from './analytics';
 export * from './reports';
+export * from './ai/language-model';
+export * from './settings/settings';

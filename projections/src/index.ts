@@ -11,3 +11,6 @@ export { allProjections } from './registry';
 export * from './receipts/receipts';
 export * from './receipts/receipt-files';
 export * from './matches/matches';
+export * from './analytics/analytics';
+export * from './analytics/read';
+export * from './settings/settings';

@@ -7,8 +7,10 @@ import { transactionsProjection } from './transactions/transactions';
 import { receiptsProjection } from './receipts/receipts';
 import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
+import { analyticsProjection } from './analytics/analytics';
+import { settingsProjection } from './settings/settings';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection];
 }
