@@ -3,19 +3,25 @@ import type { Preview, QuickAnalytics } from '../api/exports';
 import { describeDateRange, formatBytes, PREVIEW_LIMIT } from '../rules';
 
 const MAX_COLUMNS = 8;
-const title = (key: string) => key.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+/** Fields that mean nothing in a table: the row's kind, ids, file bytes, links. */
+const HIDDEN = new Set(['id', 'type', 'attachments', 'link']);
+const isCents = (key: string) => /Cents$/.test(key);
+const title = (key: string) => key.replace(/Cents$/, '').replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 
-function cell(v: unknown): string {
+/** A preview cell: money kept in cents shown in dollars, lists joined, nothing shown as a dash. */
+export function previewCell(key: string, v: unknown): string {
   if (v === null || v === undefined || v === '') return '—';
+  if (typeof v === 'number' && isCents(key)) return formatUsd(v / 100);
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
   if (typeof v === 'number' || typeof v === 'string') return String(v);
+  if (Array.isArray(v)) return v.length ? v.map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x) : JSON.stringify(x))).join(', ') : '—';
   return JSON.stringify(v);
 }
 
 /** The columns of the preview: the record fields in the order the server sends them. */
 export function previewColumns(records: Array<Record<string, unknown>>): string[] {
   const seen: string[] = [];
-  for (const r of records) for (const k of Object.keys(r)) if (k !== 'id' && !seen.includes(k)) seen.push(k);
+  for (const r of records) for (const k of Object.keys(r)) if (!HIDDEN.has(k) && !seen.includes(k)) seen.push(k);
   return seen.slice(0, MAX_COLUMNS);
 }
 
@@ -40,7 +46,7 @@ export function DataPreview({ preview }: { preview: Preview }) {
             <thead><tr>{columns.map((c) => <th key={c} scope="col">{title(c)}</th>)}</tr></thead>
             <tbody>
               {records.map((r, i) => (
-                <tr key={typeof r.id === 'string' ? r.id : i}>{columns.map((c) => <td key={c}>{cell(r[c])}</td>)}</tr>
+                <tr key={typeof r.id === 'string' ? r.id : i}>{columns.map((c) => <td key={c}>{previewCell(c, r[c])}</td>)}</tr>
               ))}
             </tbody>
           </table>
