@@ -29,3 +29,5 @@ export * from './analytics';
 export * from './reports';
 export * from './ai/language-model';
 export * from './settings/settings';
+export * from './ai/splitting';
+export * from './ai/calendar';
