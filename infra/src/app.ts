@@ -26,7 +26,7 @@ import {
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
+import { accountQueryRouter, accountViews, analyticsQueryRouter, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
 import {
   getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
   TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
@@ -260,6 +260,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: (bytes, kind) => cpu.thumbnail(bytes, kind) }));
     api.use(receiptRouter(receiptDeps));
     api.use(matchQueryRouter(readStore));
+    api.use(analyticsQueryRouter(readStore));
     api.use(matchRouter(matchDeps));
     api.use(masterDataRouter({
       bus,

@@ -1,4 +1,5 @@
 import { IdParams, MasterKindParams, type Operation } from '@paperlink/command-api';
+import { AnalyticsExportQuery } from './analytics/routes';
 import { ReceiptListQuery } from './receipts/routes';
 import { TransactionListQuery } from './transactions/routes';
 
@@ -33,4 +34,6 @@ export const queryOperations: Operation[] = [
   { method: 'get', path: '/matches', summary: 'Pending and confirmed matches (a non-admin: of their own records)', tags: ['matches'], auth: 'company', success: ok('Matches') },
   { method: 'get', path: '/matches/pending', summary: 'Pending matches', tags: ['matches'], auth: 'company', success: ok('Matches') },
   { method: 'get', path: '/matches/stats', summary: 'Match counts', tags: ['matches'], auth: 'company', success: ok('Counts') },
+  { method: 'get', path: '/analytics/dashboard', summary: 'Dashboard figures, activity and categories (an admin: the company; others: their own data)', tags: ['analytics'], auth: 'company', success: ok('Figures') },
+  { method: 'get', path: '/analytics/export', summary: "The dashboard's figures for a date range, as CSV or XLSX (same scoping)", tags: ['analytics'], auth: 'company', query: AnalyticsExportQuery, success: ok('The figures', 'file') },
 ];

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ReadStore, RequestContext } from '@paperlink/domain';
 import { requireCompany } from '@paperlink/command-api';
-import { RECEIPTS, TRANSACTIONS, toMatchViews, visibleMatches } from '@paperlink/projections';
+import { analyticsMatchStats, toMatchViews, visibleMatches } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
 
@@ -21,23 +21,10 @@ export function matchQueryRouter(store: ReadStore): Router {
     res.json(await toMatchViews(store, await visibleMatches(store, ctx.companyId!, ['pending'], scopeOf(ctx))));
   });
 
+  // Counted with the analytics definitions, from the analytics read model (one document).
   router.get('/matches/stats', company, async (_req, res) => {
     const ctx = ctxOf(res);
-    const scope = scopeOf(ctx);
-    const matches = await visibleMatches(store, ctx.companyId!, ['pending', 'confirmed'], scope);
-    const own = { companyId: ctx.companyId!, ...(scope.userId ? { userId: scope.userId } : {}) };
-    const [unmatchedReceipts, unmatchedTransactions] = await Promise.all([
-      store.collection(RECEIPTS).count({ ...own, match_count: 0 }),
-      store.collection(TRANSACTIONS).count({ ...own, receipt_count: 0 }),
-    ]);
-    const confirmed = matches.filter((m) => m.status === 'confirmed').length;
-    res.json({
-      total_matches: matches.length,
-      confirmed_matches: confirmed,
-      pending_matches: matches.length - confirmed,
-      unmatched_receipts: unmatchedReceipts,
-      unmatched_transactions: unmatchedTransactions,
-    });
+    res.json(await analyticsMatchStats(store, { companyId: ctx.companyId!, ...scopeOf(ctx) }));
   });
 
   return router;
