@@ -14,6 +14,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['receipt-model.ts', 'learned receipt fields: merchant-grouped CV on train, dev accuracy, confident share (issue 12)'],
   ['matching.ts', 'matching precision and recall (issue 6)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
+  ['ai-ledger.ts', 'AI on a ledger: categorisation (grouped CV, seen / new merchants, precision above 0.7), duplicates P/R, recurring series (issue 16)'],
   ['responsiveness.ts', 'health and transaction-list latency during a 200,000-row import and 10 OCR jobs, against a quiet baseline (issue 11)'],
 ];
 

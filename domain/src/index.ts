@@ -31,3 +31,4 @@ export * from './ai/language-model';
 export * from './settings/settings';
 export * from './ai/splitting';
 export * from './ai/calendar';
+export * from './ai/index';
