@@ -4,6 +4,8 @@ import tseslint from 'typescript-eslint';
 const ioModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'better-sqlite3', 'mongodb',
   '@eventstore/db-client', 'kafkajs', 'tesseract.js', 'express', 'net', 'node:net', 'http', 'node:http'];
 
+const webOverHttp = { group: ['@paperlink/*'], message: 'the web app talks to the server over HTTP only.' };
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.artifacts/**', 'web/dist/**'] },
   ...tseslint.configs.recommended,
@@ -41,7 +43,30 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['@paperlink/*'], message: 'the web app talks to the server over HTTP only.' }],
+        patterns: [webOverHttp],
+      }],
+    },
+  },
+  // Features do not import each other (bulletproof-react's boundaries, STYLE.md 14): a file in
+  // web/src/features/<name>/ imports from its own feature, components, lib and app only; shared
+  // pieces move to components/ or lib/, and the app composes features. One block per folder depth,
+  // since the rule sees the import as written: from depth d, d+1 `../` reach features/<other>/.
+  ...[0, 1, 2, 3, 4].map((depth) => ({
+    files: [`web/src/features/*/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [webOverHttp,
+          { regex: `^(\\.\\./){${depth + 1}}(?!\\.\\./)`, message: 'a feature does not import another feature: move the shared piece to web/src/lib or web/src/components.' },
+          { regex: `^(\\.\\./){${depth + 2}}(?!(components|lib|app)/)`, message: 'a feature imports only from itself, web/src/components, web/src/lib and web/src/app.' }],
+      }],
+    },
+  })),
+  // Shared code never depends on a feature.
+  {
+    files: ['web/src/{components,lib}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [webOverHttp, { regex: '^(\\.\\./)+features/', message: 'components/ and lib/ are shared: they import no feature.' }],
       }],
     },
   },

@@ -2,7 +2,7 @@ import { Outlet } from 'react-router-dom';
 import { Suspense } from 'react';
 import { NavBar } from '../components/NavBar';
 import { Spinner } from '../components/Spinner';
-import { useSession } from '../features/auth/stores/session';
+import { useSession } from '../lib/session';
 
 /** The shell: navigation and the page. A company switch remounts the page, so it loads that company's data. */
 export function Layout() {

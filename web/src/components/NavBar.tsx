@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { useSession } from '../features/auth/stores/session';
+import { useSession } from '../lib/session';
 import { Spinner } from './Spinner';
 import { useOutsideClose } from './useOutsideClose';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { useSession } from '../features/auth/stores/session';
-import type { CompanyRef } from '../features/auth/api/auth';
+import { useSession } from '../lib/session';
+import type { CompanyRef } from '../lib/auth-api';
 import { NavBar, TOP_LINKS } from './NavBar';
 
 const user = { id: 'u1', email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' };

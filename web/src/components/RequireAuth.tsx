@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useSession } from '../features/auth/stores/session';
+import { useSession } from '../lib/session';
 import { Spinner } from './Spinner';
 
 /** The route guard: 'Loading...' while the session starts, /auth (remembering where to return) when signed out. */

@@ -1,4 +1,4 @@
-import type { Role } from '../auth/api/auth';
+import type { Role } from '../../lib/auth-api';
 
 /** Spec section 6: who sees and does what on /company-settings. */
 export const companyRules = (role: Role | null) => ({

@@ -1,4 +1,4 @@
-import type { MasterImportResult, MasterKind } from './api/masterdata';
+import type { MasterImportResult, MasterKind } from '../../lib/masterdata-api';
 
 /** Master data CSV max (spec section 9). */
 export const MASTER_CSV_MAX_BYTES = 5 * 1024 * 1024;

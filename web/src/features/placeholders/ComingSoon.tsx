@@ -1,4 +1,4 @@
-import { useSession } from '../auth/stores/session';
+import { useSession } from '../../lib/session';
 
 /** Screens of later issues: the shell routes to them already. */
 export function ComingSoon({ title, adminOnly = false }: { title: string; adminOnly?: boolean }) {

@@ -3,9 +3,9 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Spinner } from '../../../components/Spinner';
-import { Field } from '../components/Field';
-import { useSession } from '../stores/session';
-import { registerPayload, validateRegister, validateSignIn, type Errors, type RegisterField } from '../validation';
+import { Field } from '../../../components/Field';
+import { useSession } from '../../../lib/session';
+import { registerPayload, validateRegister, validateSignIn, type Errors, type RegisterField } from '../../../lib/validation';
 
 const EMPTY_REGISTER: Record<RegisterField, string> = { firstName: '', lastName: '', email: '', companyName: '', password: '', confirmPassword: '' };
 

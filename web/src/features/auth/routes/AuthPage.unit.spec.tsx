@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { useSession } from '../stores/session';
+import { useSession } from '../../../lib/session';
 import { RequireAuth } from '../../../components/RequireAuth';
 import { AuthPage } from './AuthPage';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
-import { CompanySchema, RoleSchema, type Role } from '../../auth/api/auth';
+import { CompanySchema, RoleSchema, type Role } from '../../../lib/auth-api';
 
 export const MemberSchema = z.object({
   id: z.string(),

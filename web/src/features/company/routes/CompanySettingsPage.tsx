@@ -4,9 +4,9 @@ import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Tabs } from '../../../components/Tabs';
 import { Spinner } from '../../../components/Spinner';
-import { Field } from '../../auth/components/Field';
-import type { Company, Role } from '../../auth/api/auth';
-import { useSession } from '../../auth/stores/session';
+import { Field } from '../../../components/Field';
+import type { Company, Role } from '../../../lib/auth-api';
+import { useSession } from '../../../lib/session';
 import { companyApi, type Member } from '../api/company';
 import { companyRules, memberActionProblem, validateInvite } from '../rules';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
-import { useSession } from '../../auth/stores/session';
+import { useSession } from '../../../lib/session';
 import { CompanySettingsPage } from './CompanySettingsPage';
 
 const company = { id: 'c1', name: 'Acme', role: 'admin', domain: null, planType: 'basic', userCount: 2 };

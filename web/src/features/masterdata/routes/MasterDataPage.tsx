@@ -3,8 +3,8 @@ import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
-import { useSession } from '../../auth/stores/session';
-import { masterApi, type MasterImportResult, type MasterItem, type MasterKind } from '../api/masterdata';
+import { useSession } from '../../../lib/session';
+import { masterApi, type MasterImportResult, type MasterItem, type MasterKind } from '../../../lib/masterdata-api';
 import { deletePrompt, importFileProblem, importOutcome, LIST_LABEL, nameProblem } from '../rules';
 
 const TABS: Array<[MasterKind, string]> = [

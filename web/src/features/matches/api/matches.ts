@@ -28,10 +28,8 @@ export type Match = z.infer<typeof MatchSchema>;
 /** Auto-match threshold of the call layer (spec section 9). */
 export const DEFAULT_THRESHOLD = 75;
 
-/** Spec section 9: 80 and above success, 60 to 79 warning, below 60 danger. */
-export function confidenceBadge(confidence: number): 'success' | 'warning' | 'danger' {
-  return confidence >= 80 ? 'success' : confidence >= 60 ? 'warning' : 'danger';
-}
+/** Shared with the dashboard: lib/badges.ts. */
+export { confidenceBadge } from '../../../lib/badges';
 
 export const matchesApi = {
   async all() {

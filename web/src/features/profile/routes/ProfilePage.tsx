@@ -4,10 +4,10 @@ import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Tabs } from '../../../components/Tabs';
 import { Spinner } from '../../../components/Spinner';
-import { Field } from '../../auth/components/Field';
-import { authApi, type User } from '../../auth/api/auth';
-import { useSession } from '../../auth/stores/session';
-import { validatePasswordChange, validateProfile } from '../../auth/validation';
+import { Field } from '../../../components/Field';
+import { authApi, type User } from '../../../lib/auth-api';
+import { useSession } from '../../../lib/session';
+import { validatePasswordChange, validateProfile } from '../../../lib/validation';
 
 type Tab = 'info' | 'password' | 'account';
 const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { MemoryRouter } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
-import { useSession } from '../../auth/stores/session';
+import { useSession } from '../../../lib/session';
 import { ProfilePage } from './ProfilePage';
 
 const profile = { id: 'u-42', email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez', emailVerified: true, lastLogin: '2026-11-20T10:00:00Z', memberSince: '2025-01-02T10:00:00Z' };

@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
-import { useSession } from '../../auth/stores/session';
+import { useSession } from '../../../lib/session';
 import { formatUsd } from '../../../lib/format';
 import { DEFAULT_RECEIPT_FILTERS, formatFileSize, RECEIPT_MAX_BYTES, receiptsApi, type Receipt, type ReceiptFilters } from '../api/receipts';
 import { ReceiptDetails } from '../components/ReceiptDetails';

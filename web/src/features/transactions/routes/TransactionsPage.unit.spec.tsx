@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
-import { useSession } from '../../auth/stores/session';
+import { useSession } from '../../../lib/session';
 import { TransactionsPage } from './TransactionsPage';
 
 const tx = (i: number, over: Record<string, unknown> = {}) => ({

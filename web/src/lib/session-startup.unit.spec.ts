@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { tokenStorage } from '../../../lib/storage';
-import { startSession } from './startup';
+import { tokenStorage } from './storage';
+import { startSession } from './session-startup';
 
 function jwt(payload: Record<string, unknown>): string {
   const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');

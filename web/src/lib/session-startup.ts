@@ -1,5 +1,5 @@
-import { decodeToken, isExpired, type TokenPayload } from '../../../lib/jwt';
-import type { Company, CompanyRef, User } from '../api/auth';
+import { decodeToken, isExpired, type TokenPayload } from './jwt';
+import type { Company, CompanyRef, User } from './auth-api';
 
 export interface StartupDeps {
   storage: {
