@@ -140,6 +140,20 @@ describe('/exports', () => {
     expect(saved).toEqual([]);
   });
 
+  it('an admin whose preview fails reads the spec message; failing analytics leave their card out silently', async () => {
+    as('admin');
+    vi.spyOn(api, 'get').mockImplementation((url: string) => (url === '/exports/options' ? Promise.resolve({ data: { reportTypes: types(true) } }) : Promise.reject(axiosFailure(500))));
+    vi.spyOn(api, 'post').mockRejectedValue(axiosFailure(500));
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Preview Data' }));
+    expect(await screen.findByText('Failed to generate preview', { selector: '.form-error' })).toBeTruthy();
+    expect(screen.queryByTestId('export-preview')).toBeNull();
+    expect(screen.queryByTestId('quick-analytics')).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: 'Matches Report' }));
+    expect(screen.queryByText('Failed to generate preview', { selector: '.form-error' })).toBeNull();
+    expect(screen.queryByLabelText('Matched')).toBeNull();
+  });
+
   it('says when the options cannot be loaded and offers to try again', async () => {
     as('user');
     vi.spyOn(api, 'get').mockRejectedValueOnce(axiosFailure(500)).mockResolvedValue({ data: { reportTypes: types(false) } });
