@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import { useSession } from '../../../lib/session';
+import { ADMIN_REFRESH_MS, dashboardApi, dashboardKeys, DASHBOARD_THRESHOLD } from './dashboard';
+
+/** Who the dashboard is for: its queries are keyed by company and user, admins auto-refresh. */
+export function useDashboardScope() {
+  const companyId = useSession((s) => s.currentCompanyId);
+  const userId = useSession((s) => s.user?.id ?? null);
+  const isAdmin = useSession((s) => s.role() === 'admin');
+  return { companyId, userId, isAdmin };
+}
+
+/**
+ * The dashboard's server state. The lists and stats toast 'Error loading dashboard data' when
+ * they fail; the analytics fail silently (spec section 7): the analytics sections go empty.
+ * Admins refetch everything every 10 minutes (spec section 9).
+ */
+export function useDashboardData() {
+  const { companyId, userId, isAdmin } = useDashboardScope();
+  const refetchInterval = isAdmin ? ADMIN_REFRESH_MS : false;
+  const common = { refetchInterval, enabled: companyId !== null } as const;
+  const lists = useQuery({ queryKey: dashboardKeys.lists(companyId, userId), queryFn: dashboardApi.lists, ...common });
+  const stats = useQuery({ queryKey: dashboardKeys.stats(companyId, userId), queryFn: dashboardApi.stats, ...common });
+  const analytics = useQuery({ queryKey: dashboardKeys.analytics(companyId, userId), queryFn: dashboardApi.analytics, ...common });
+  const failed = lists.isError || stats.isError;
+  const failedAt = Math.max(lists.errorUpdatedAt, stats.errorUpdatedAt);
+  useEffect(() => {
+    if (failed) toast.error('Error loading dashboard data', { toastId: `dashboard-error-${failedAt}` });
+  }, [failed, failedAt]);
+  return {
+    isAdmin,
+    lists: lists.data,
+    listsLoading: lists.isPending,
+    stats: stats.data,
+    statsLoading: stats.isPending,
+    // A failed refresh empties the analytics sections rather than showing stale figures.
+    analytics: analytics.isError ? undefined : analytics.data?.data,
+    analyticsMs: analytics.isError ? undefined : analytics.data?.ms,
+    analyticsLoading: analytics.isPending,
+    updatedAt: Math.max(lists.dataUpdatedAt, stats.dataUpdatedAt, analytics.dataUpdatedAt),
+  };
+}
+
+/** Server status for System Health (admins: with the projection lag). */
+export function useHealth(enabled: boolean) {
+  const { companyId, userId, isAdmin } = useDashboardScope();
+  return useQuery({ queryKey: dashboardKeys.health(companyId, userId), queryFn: () => dashboardApi.health(isAdmin), enabled, refetchInterval: isAdmin ? ADMIN_REFRESH_MS : false });
+}
+
+/** Refresh: everything the dashboard shows, fetched again. */
+export function useRefreshDashboard() {
+  const client = useQueryClient();
+  const { companyId, userId } = useDashboardScope();
+  return () => client.invalidateQueries({ queryKey: dashboardKeys.all(companyId, userId) });
+}
+
+/** Auto-Match Receipts at the dashboard's threshold (70); the toast reads 'Auto-matched {n} receipts!'. */
+export function useAutoMatch() {
+  const client = useQueryClient();
+  const { companyId, userId } = useDashboardScope();
+  return useMutation({
+    mutationFn: () => dashboardApi.autoMatch(DASHBOARD_THRESHOLD),
+    onSuccess: async (r) => {
+      toast.success(`Auto-matched ${r.matched} receipts!`);
+      await client.invalidateQueries({ queryKey: dashboardKeys.all(companyId, userId) });
+    },
+    onError: () => {
+      toast.error('Error running auto-match');
+    },
+  });
+}
