@@ -1,12 +1,14 @@
 import { lazy, useEffect } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
+import { QueryClientProvider } from '@tanstack/react-query';
 import 'react-toastify/dist/ReactToastify.css';
 import { onAuthFailure } from '../lib/api-client';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { RequireAuth } from '../components/RequireAuth';
 import { AuthPage } from '../features/auth/routes/AuthPage';
-import { useSession } from '../features/auth/stores/session';
+import { useSession } from '../lib/session';
+import { queryClient } from '../lib/query-client';
 import { Layout } from './Layout';
 
 const ProfilePage = lazy(() => import('../features/profile/routes/ProfilePage').then((m) => ({ default: m.ProfilePage })));
@@ -17,6 +19,7 @@ const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDa
 const ReceiptsPage = lazy(() => import('../features/receipts/routes/ReceiptsPage'));
 const MatchesPage = lazy(() => import('../features/matches/routes/MatchesPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
+const ExportsPage = lazy(() => import('../features/exports/routes/ExportsPage'));
 const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
@@ -40,7 +43,7 @@ export const routes: RouteObject[] = [
       { path: '/receipts', element: <ReceiptsPage /> },
       { path: '/matches', element: <MatchesPage /> },
       { path: '/import', element: <ImportPage /> },
-      { path: '/exports', element: later('Exports') },
+      { path: '/exports', element: <ExportsPage /> },
       { path: '/profile', element: <ProfilePage /> },
       { path: '/company-settings', element: <CompanySettingsPage /> },
       { path: '/master-data-settings', element: <MasterDataPage /> },
@@ -62,10 +65,16 @@ export function App() {
       void router.navigate('/auth', { state: { from: window.location.pathname } });
     });
     void initialize();
+    // Another person may sign in next in this tab: nothing cached for the last one survives a sign-out.
+    return useSession.subscribe((s, prev) => {
+      if (prev.user && !s.user) queryClient.clear();
+    });
   }, [initialize]);
   return (
     <ErrorBoundary>
-      <RouterProvider router={router} />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
       <ToastContainer {...TOAST_OPTIONS} newestOnTop closeOnClick pauseOnFocusLoss={false} />
     </ErrorBoundary>
   );
