@@ -23,3 +23,5 @@ export * from './transactions/routes';
 export * from './transactions/import';
 export * from './receipts/routes';
 export * from './matches/routes';
+export * from './settings/routes';
+export * from './ai/llm-test';

@@ -7,6 +7,8 @@ import { TransactionUpdateBody } from './transactions/routes';
 import { ManualBody, ThresholdBody } from './matches/routes';
 import { CommitBody, CorrectionBody, DirectUploadParams, PresignBody } from './receipts/routes';
 import { MasterItemBody, MasterItemParams, MasterKindParams } from './masterdata/routes';
+import { ModelBody, SettingBody, SettingKeyParams } from './settings/routes';
+import { TestCategorizationBody } from './ai/llm-test';
 
 const ok = (description: string) => ({ status: 200 as const, description });
 const created = (description: string) => ({ status: 201 as const, description });
@@ -67,4 +69,18 @@ export const commandOperations: Operation[] = [
   { method: 'put', path: '/masterdata/:kind/:id', summary: 'Rename an item', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterItemParams, body: { json: MasterItemBody }, success: ok('The item') },
   { method: 'delete', path: '/masterdata/:kind/:id', summary: 'Delete an item no transaction uses', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterItemParams, success: ok('Deleted') },
   { method: 'post', path: '/masterdata/:kind/import', summary: 'Import items from a CSV file', tags: ['masterdata'], auth: 'company', roles: ['admin'], params: MasterKindParams, body: { multipart: { files: ['csvFile'] } }, success: ok('Added, skipped and refused rows') },
+  // settings (reads for every member, writes for admins; no route takes or shows an API key)
+  { method: 'get', path: '/settings', summary: "The company's advanced settings, each with value and description", tags: ['settings'], auth: 'company', success: ok('Settings and the chosen language models') },
+  { method: 'get', path: '/settings/llm/model', summary: 'The primary language model', tags: ['settings'], auth: 'company', success: ok('The model') },
+  { method: 'put', path: '/settings/llm/model', summary: 'Choose the primary language model', tags: ['settings'], auth: 'company', roles: ['admin'], body: { json: ModelBody }, success: ok('The model'), errors: { 400: 'No model, or not one of the available models' } },
+  { method: 'get', path: '/settings/llm/fallback-model', summary: 'The fallback language model', tags: ['settings'], auth: 'company', success: ok('The model (null: none)') },
+  { method: 'put', path: '/settings/llm/fallback-model', summary: 'Choose the fallback language model (null: none)', tags: ['settings'], auth: 'company', roles: ['admin'], body: { json: ModelBody }, success: ok('The model') },
+  { method: 'post', path: '/settings/llm/test', summary: 'Test the connection to the hosted language model', tags: ['settings'], auth: 'company', roles: ['admin'], success: ok('connected, status, the chain of models') },
+  { method: 'get', path: '/settings/llm/available-models', summary: 'Models to choose from (the Models API when a key is set)', tags: ['settings'], auth: 'company', roles: ['admin'], success: ok('models [{name}]; 502 when the Models API could not be read') },
+  { method: 'get', path: '/settings/:key', summary: 'One setting', tags: ['settings'], auth: 'company', params: SettingKeyParams, success: ok('key, value, description'), errors: { 404: 'No such setting' } },
+  { method: 'put', path: '/settings/:key', summary: 'Change one setting (validated: autoMatchThreshold 0-100, maxFileSize up to the server maximum, flags true/false)', tags: ['settings'], auth: 'company', roles: ['admin'], params: SettingKeyParams, body: { json: SettingBody }, success: ok('key, value, description') },
+  // language model tests (/llm-test)
+  { method: 'get', path: '/ai/llm/health', summary: 'Health of the language-model chain (primary, fallback, offline)', tags: ['ai'], auth: 'company', success: ok('status, connected, chain') },
+  { method: 'post', path: '/ai/llm/test-categorization', summary: "Categorise a description with the company's categories through the model chain", tags: ['ai'], auth: 'company', body: { json: TestCategorizationBody }, success: ok('predictedCategory, confidence, model, attempts'), errors: { 409: 'AI is switched off for the company' } },
+  { method: 'post', path: '/ai/llm/test-ocr', summary: 'Read one file by OCR (as receipts are read), nothing stored', tags: ['ai'], auth: 'company', body: { multipart: { files: ['receipt'] } }, success: ok('ocrText, receiptData {filename, fileSize, fileType}'), errors: { 413: "Larger than the company's limit" } },
 ];

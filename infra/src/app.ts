@@ -20,6 +20,8 @@ import {
   receiptRouter,
   receiptUploadTargetRouter,
   matchRouter,
+  settingsRouter,
+  llmTestRouter,
   SlidingWindowLimiter,
   type MatchDeps,
   TokenService,
@@ -50,6 +52,8 @@ import { Argon2Hasher } from './passwords';
 import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
 import { findInPages } from './readstore/paged';
+import { ModelChain } from './llm/chain';
+import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
 /** The transaction field that refers to a master data item of each kind. */
@@ -109,6 +113,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const hasher = options.hasher ?? new Argon2Hasher();
     const access = accessReader(readStore);
     const views = accountViews(readStore);
+    // The language model: the company's primary and fallback hosted models (when a key is set), then offline.
+    const llm = new ModelChain({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES });
+    const settingsOf = (companyId: string) => companySettings(readStore, companyId);
     const loginFailuresPerAddress = new SlidingWindowLimiter(config.LOGIN_MAX_FAILURES_PER_ADDRESS, config.LOGIN_ADDRESS_WINDOW_SECONDS * 1000);
 
     const app = express();
@@ -137,6 +144,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       blobs,
       uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
       checkPdf: (bytes: Buffer) => cpu.checkPdf(bytes),
+      uploadLimit: async (companyId: string) => (await settingsOf(companyId)).maxFileSize,
       sameBytes: async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null,
       view: async (companyId: string, id: string, scope: { userId?: string } = {}) => {
         const doc = await getReceipt(readStore, companyId, id);
@@ -156,6 +164,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return { receipts: receipts.map(asMatchReceipt), transactions };
       },
       autoMatch: cpu.autoMatch,
+      threshold: async (companyId) => (await settingsOf(companyId)).autoMatchThreshold,
       receipt: async (companyId, id) => {
         const d = await getReceipt(readStore, companyId, id);
         return d ? asMatchReceipt(d) : null;
@@ -171,6 +180,11 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     };
     const reactors: Reactor[] = [];
     let reader: ReceiptReader | undefined = options.reader;
+    /** Reads one file as receipts are read (the OCR pool), for /ai/llm/test-ocr. */
+    let readFile: ReceiptReader['read'] = async (bytes) => {
+      if (!reader) throw new Error('OCR does not run in this process');
+      return reader.read(bytes);
+    };
     if (!options.noJobs) {
       // The OCR modules are loaded now, not on the first receipt: loading modules through the
       // TypeScript loader holds the request thread (over a second for tesseract.js here).
@@ -185,6 +199,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
           return r.read(bytes);
         },
       };
+      readFile = (bytes) => lazyReader.read(bytes);
       jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
       jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: async (p) => void (await runner.waitFor(p)), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
       reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
@@ -262,6 +277,13 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(matchQueryRouter(readStore));
     api.use(analyticsQueryRouter(readStore));
     api.use(matchRouter(matchDeps));
+    api.use(settingsRouter({ bus, llm, settings: settingsOf, views: (companyId) => companySettingViews(readStore, companyId) }));
+    api.use(llmTestRouter({
+      llm,
+      settings: settingsOf,
+      categories: async (companyId) => (await listMasterItems(readStore, companyId, 'categories')).map((c) => ({ id: c.id, name: c.name })),
+      ocr: (bytes) => readFile(bytes),
+    }));
     api.use(masterDataRouter({
       bus,
       usage: async (companyId, kind, id) => {

@@ -19,6 +19,11 @@ export const ConfigSchema = z.object({
   MONGO_DB: z.string().default('paperlink'),
   KAFKA_BROKERS: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** Another host speaking Anthropic's API (a proxy; tests use a local server). */
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  /** Per attempt of a language-model call, ms; the SDK retries time-outs and 5xx/529 LLM_MAX_RETRIES times before the next model. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   LOG_REQUESTS: z.enum(['0', '1']).default('0'),
   /** OCR jobs at once (each holds a tesseract worker of about 200 MB); default: the cores. */
   OCR_WORKERS: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.min(4, availableParallelism()))),

@@ -324,6 +324,11 @@ async function seedBusiness() {
   expected.matches.set(pair('train.jpg', 'Train Ticket'), 'pending');
   await api.http.delete(`/api/transactions/${tx.get('Parking Garage')}`).set(h).expect(200);
   expected.transactions.delete(tx.get('Parking Garage')!);
+
+  // settings: a general setting with a description, and the two language models
+  await api.http.put('/api/settings/autoMatchThreshold').set(h).send({ value: 80, description: 'Stricter matching' }).expect(200);
+  await api.http.put('/api/settings/llm/model').set(h).send({ model: 'claude-rebuild-test' }).expect(200);
+  await api.http.put('/api/settings/llm/fallback-model').set(h).send({ model: null }).expect(200);
 }
 afterAll(async () => api.close());
 

@@ -48,6 +48,13 @@ export interface MatchDeps {
    * transactions it is seconds of work. Without it, it runs in place (tools and tests).
    */
   autoMatch?(receipts: MatchReceipt[], transactions: MatchTransaction[], options: AutoMatchOptions): Promise<MatchProposal[]>;
+  /** The company's autoMatchThreshold setting: the threshold when a call names none. */
+  threshold?(companyId: string): Promise<number>;
+}
+
+/** The threshold a run uses: the call's own, else the company's setting, else the default. */
+export async function thresholdFor(deps: Pick<MatchDeps, 'threshold'>, companyId: string, asked: number | undefined): Promise<number> {
+  return asked ?? (deps.threshold ? await deps.threshold(companyId) : DEFAULT_AUTO_MATCH_THRESHOLD);
 }
 
 async function loadMatching(bus: CommandBus, companyId: string): Promise<{ state: MatchingState; expected: ExpectedRevision }> {
@@ -137,7 +144,7 @@ export function matchRouter(deps: MatchDeps): Router {
 
   router.post('/matches/auto-match', company, async (req, res) => {
     const ctx = ctxOf(res);
-    const threshold = ThresholdBody.parse(req.body ?? {}).threshold ?? DEFAULT_AUTO_MATCH_THRESHOLD;
+    const threshold = await thresholdFor(deps, ctx.companyId!, ThresholdBody.parse(req.body ?? {}).threshold);
     const outcome = await runAutoMatch(deps, ctx, threshold, scopeOf(ctx));
     res.json({ ...outcome, message: `Auto-matched ${outcome.matched} receipts!` });
   });
@@ -152,7 +159,7 @@ export function matchRouter(deps: MatchDeps): Router {
       .filter((x): x is { t: MatchTransaction; s: NonNullable<typeof x.s> } => x.s !== null)
       .sort((a, b) => b.s.confidence - a.s.confidence)
       .slice(0, FIND_LIMIT);
-    const threshold = ThresholdBody.parse(req.body ?? {}).threshold ?? DEFAULT_AUTO_MATCH_THRESHOLD;
+    const threshold = await thresholdFor(deps, ctx.companyId!, ThresholdBody.parse(req.body ?? {}).threshold);
     let suggestedId: string | null = null;
     await send(req, res, bus, planMatching(bus, ctx.companyId!, (state) => {
       const best = scored.find((x) => x.s.confidence >= threshold && !state.confirmedTransaction.has(x.t.id) && !state.rejected.has(`${receipt.id}|${x.t.id}`));

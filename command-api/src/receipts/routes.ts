@@ -52,6 +52,14 @@ export interface ReceiptDeps {
   checkPdf?: (bytes: Buffer) => Promise<void>;
   /** The clock, in milliseconds (tests move it). */
   now?: () => number;
+  /** The company's own upload limit in bytes (its maxFileSize setting; never above RECEIPT_MAX_BYTES). */
+  uploadLimit?: (companyId: string) => Promise<number>;
+}
+
+/** Refuses a file over the company's own limit (the server's 10 MB is checked by inspect). */
+async function checkCompanyLimit(deps: Pick<ReceiptDeps, 'uploadLimit'>, companyId: string, size: number): Promise<void> {
+  const limit = deps.uploadLimit ? Math.min(await deps.uploadLimit(companyId), RECEIPT_MAX_BYTES) : RECEIPT_MAX_BYTES;
+  if (size > limit) throw new PayloadTooLargeError(`The file is larger than this company's limit of ${(limit / 1024 / 1024).toFixed(1)} MB.`, 'too_large');
 }
 
 /** Signed direct-upload tokens: `<payload>.<hmac>`, payload = base64url JSON. */
@@ -150,6 +158,7 @@ export function receiptUploadTargetRouter(deps: ReceiptDeps): Router {
       const claims = verifyUpload(deps.uploadSecret, DirectUploadParams.parse(req.params).token, Math.floor(now() / 1000));
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const file = await inspect(bytes, deps);
+      await checkCompanyLimit(deps, claims.c, bytes.byteLength);
       const stored = await deps.blobs.put(bytes);
       const ctx = ctxOf(res);
       ctx.userId = claims.u;
@@ -217,6 +226,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     const ctx = ctxOf(res);
     const b = PresignBody.parse(req.body ?? {});
     if (b.size > RECEIPT_MAX_BYTES) throw new PayloadTooLargeError(TOO_LARGE, 'too_large');
+    await checkCompanyLimit(deps, ctx.companyId!, b.size);
     const key = newId();
     const token = signUpload(deps.uploadSecret, { k: key, c: ctx.companyId!, u: ctx.userId!, n: b.size, exp: Math.floor(now() / 1000) + UPLOAD_URL_TTL_SECONDS });
     res.json({ uploadUrl: `${req.baseUrl}/receipts/direct/${token}`, key: token, method: 'PUT', expiresIn: UPLOAD_URL_TTL_SECONDS, maxSize: RECEIPT_MAX_BYTES });
@@ -243,6 +253,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     const ctx = ctxOf(res);
     if (!req.file) throw new ValidationError('Choose a receipt file (JPG, PNG or PDF).', [{ field: 'receipt', message: 'A file is required' }], 'file_required');
     const sniffed = await inspect(req.file.buffer, deps);
+    await checkCompanyLimit(deps, ctx.companyId!, req.file.size);
     const stored = await deps.blobs.put(req.file.buffer);
     await send(req, res, bus, uploadPlan(ctx, newId(), { ...sniffed, sha256: stored.sha256, size: stored.size }, req.file.originalname || 'receipt', 'multipart'));
   });

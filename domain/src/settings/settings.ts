@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors';
 import type { Role } from '../core/context';
 import { hasUnsafeCharacters } from '../core/text';
 import { RECEIPT_MAX_BYTES } from '../receipts/filetype';
+import { DEFAULT_AUTO_MATCH_THRESHOLD } from '../matching/assign';
 
 /**
  * A company's advanced settings (spec sections 3 and 9): one stream per company
@@ -39,12 +40,14 @@ export const DEFAULT_LLM_FALLBACK_MODEL = 'claude-haiku-4-5';
 export const MAX_SETTING_DESCRIPTION = 500;
 
 /**
- * Section 9: the settings page's auto-match threshold is 70. Its max file size reads 50MB
- * there, but receipts above the server's 10 MB are refused anyway, so the default is the
- * server's maximum (the value that is really enforced).
+ * Section 9 gives two readings of the auto-match threshold (70 on the dashboard and settings
+ * page, 75 in the call layer); the server has always matched at 75 when no threshold is sent,
+ * so that stays the default. The settings page's max file size reads 50MB there, but receipts
+ * above the server's 10 MB are refused anyway, so the default is the server's maximum (the
+ * value that is really enforced).
  */
 export const DEFAULT_SETTINGS: Readonly<CompanySettings> = Object.freeze({
-  autoMatchThreshold: 70,
+  autoMatchThreshold: DEFAULT_AUTO_MATCH_THRESHOLD,
   maxFileSize: SERVER_MAX_FILE_SIZE,
   aiEnabled: true,
   autoCategorization: true,

@@ -1,5 +1,5 @@
-import { DEFAULT_AUTO_MATCH_THRESHOLD, type EventStore, type Job, type JobHandler, type RecordedEvent } from '@paperlink/domain';
-import { runAutoMatch, type MatchDeps } from '@paperlink/command-api';
+import { type EventStore, type Job, type JobHandler, type RecordedEvent } from '@paperlink/domain';
+import { runAutoMatch, thresholdFor, type MatchDeps } from '@paperlink/command-api';
 
 export const AUTO_MATCH_JOB = 'match.auto';
 
@@ -18,7 +18,7 @@ export function autoMatchJobsFrom(event: RecordedEvent): Job<AutoMatchPayload>[]
 }
 
 /**
- * Runs auto-match for the company at the default threshold. Runs coalesce: a run that starts
+ * Runs auto-match for the company at its autoMatchThreshold setting (the default when unset). Runs coalesce: a run that starts
  * after an event has been projected covers it, so a burst of evidence (ten receipts read in a
  * row) costs one or two runs, not ten.
  */
@@ -29,7 +29,8 @@ export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore
       if ((coveredUpTo.get(job.companyId) ?? 0) >= job.payload.position) return;
       const head = await deps.events.headPosition();
       await deps.caughtUp(head);
-      await runAutoMatch(deps.match, { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin', now: new Date() }, DEFAULT_AUTO_MATCH_THRESHOLD, {});
+      const threshold = await thresholdFor(deps.match, job.companyId, undefined);
+      await runAutoMatch(deps.match, { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin', now: new Date() }, threshold, {});
       coveredUpTo.set(job.companyId, Math.max(coveredUpTo.get(job.companyId) ?? 0, head));
     },
     async onFailed(job, error) {
