@@ -35,7 +35,7 @@ export function DataPreview({ preview }: { preview: Preview }) {
       <h2>Data preview</h2>
       <div className="stat-cards">
         <div className="stat"><span className="stat-value" data-testid="preview-total">{preview.totalRecords}</span><span className="muted">Total records</span></div>
-        <div className="stat"><span className="stat-value" data-testid="preview-range">{describeDateRange(preview.dateRange) ?? 'All dates'}</span><span className="muted">Date range</span></div>
+        <div className="stat"><span className="stat-value" style={{ fontSize: '1.1em' }} data-testid="preview-range">{describeDateRange(preview.dateRange) ?? 'All dates'}</span><span className="muted">Date range</span></div>
         <div className="stat"><span className="stat-value" data-testid="preview-size">{size ?? '—'}</span><span className="muted">Estimated size</span></div>
       </div>
       {records.length === 0 ? (
@@ -46,7 +46,7 @@ export function DataPreview({ preview }: { preview: Preview }) {
             <thead><tr>{columns.map((c) => <th key={c} scope="col">{title(c)}</th>)}</tr></thead>
             <tbody>
               {records.map((r, i) => (
-                <tr key={typeof r.id === 'string' ? r.id : i}>{columns.map((c) => <td key={c}>{previewCell(c, r[c])}</td>)}</tr>
+                <tr key={typeof r.id === 'string' ? r.id : i}>{columns.map((c) => <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>{previewCell(c, r[c])}</td>)}</tr>
               ))}
             </tbody>
           </table>
