@@ -1,0 +1,5 @@
+export * from './types';
+export * from './neutralise';
+export * from './summary';
+export * from './grouping';
+export * from './naming';
