@@ -13,13 +13,14 @@ import { Layout } from './Layout';
 
 const ProfilePage = lazy(() => import('../features/profile/routes/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const CompanySettingsPage = lazy(() => import('../features/company/routes/CompanySettingsPage').then((m) => ({ default: m.CompanySettingsPage })));
-const TransactionsPage = lazy(() => import('../features/transactions/routes/TransactionsPage'));
+const TransactionsPage = lazy(() => import('./TransactionsRoute'));
 const ImportPage = lazy(() => import('../features/import/routes/ImportPage'));
 const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDataPage'));
 const ReceiptsPage = lazy(() => import('../features/receipts/routes/ReceiptsPage'));
 const MatchesPage = lazy(() => import('../features/matches/routes/MatchesPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
 const ExportsPage = lazy(() => import('../features/exports/routes/ExportsPage'));
+const AiDashboardPage = lazy(() => import('../features/ai/routes/AiDashboardPage'));
 const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
@@ -48,7 +49,7 @@ export const routes: RouteObject[] = [
       { path: '/company-settings', element: <CompanySettingsPage /> },
       { path: '/master-data-settings', element: <MasterDataPage /> },
       { path: '/settings', element: later('Advanced Settings') },
-      { path: '/ai-dashboard', element: later('AI Dashboard') },
+      { path: '/ai-dashboard', element: <AiDashboardPage /> },
       { path: '/llm-test', element: later('LLM Test') },
       { path: '*', element: <Navigate to="/dashboard" replace /> },
     ],

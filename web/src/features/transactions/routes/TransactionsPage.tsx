@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
-import { useSession } from '../../auth/stores/session';
-import { masterApi, type MasterItem } from '../../masterdata/api/masterdata';
+import { useSession } from '../../../lib/session';
+import { masterApi, type MasterItem } from '../../../lib/masterdata-api';
 import { DEFAULT_FILTERS, PAGE_SIZE, transactionsApi, type Transaction, type TransactionFilters } from '../api/transactions';
 import { costCodesFor, onCategoryChange, onCostCodeChange } from '../linkage';
 import { validateEdit, type EditForm } from '../edit';
@@ -25,8 +25,11 @@ interface Lists {
   costCodes: MasterItem[];
 }
 
-/** Spec sections 2, 4 and 5, /transactions. */
-export function TransactionsPage() {
+/**
+ * Spec sections 2, 4 and 5, /transactions. `rowActions` adds the actions other features offer
+ * on a row (the app passes the AI analysis and duplicate check); they sit between Edit and Delete.
+ */
+export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction) => ReactNode } = {}) {
   const isAdmin = useSession((s) => s.role() === 'admin');
   const [filters, setFilters] = useState<TransactionFilters>(DEFAULT_FILTERS);
   const [page, setPage] = useState(1);
@@ -221,6 +224,7 @@ export function TransactionsPage() {
                       ) : (
                         <>
                           <button type="button" className="btn small" aria-label={`Edit ${t.description}`} onClick={() => startEdit(t)}>Edit</button>
+                          {rowActions?.(t)}
                           {isAdmin && <button type="button" className="btn danger small" aria-label={`Delete ${t.description}`} onClick={() => remove(t)}>Delete</button>}
                         </>
                       )}
