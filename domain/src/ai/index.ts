@@ -10,7 +10,8 @@ export {
   buildMemory, countInEntry, emptyEntry, feedbackInEntry, fitTemperature, foldOf, groupedOutOfFold, predictCategory, trainCategorizer, FEEDBACK_WEIGHT,
 } from './categorize/categorizer';
 export type { CategorizerModel, CategoryRef, LabelledLine, OutOfFold, PayeeEntry, PayeeMemory, Prediction } from './categorize/categorizer';
-export { DEFAULT_MAX_DAYS, duplicatesOf, findDuplicateGroups, pairConfidence, pairKey } from './duplicates/duplicates';
+export { DEFAULT_MAX_DAYS, duplicatesOf, findDuplicateGroups, pairConfidence, pairKey as duplicatePairKey } from './duplicates/duplicates';
 export type { DuplicateCandidate, DuplicateGroup, DuplicateOptions, DuplicatePair } from './duplicates/duplicates';
 export { CADENCES, detectRecurringPatterns, recurringPatternOf } from './recurring/recurring';
 export type { Frequency, RecurringOptions, RecurringPattern, RecurringRecord } from './recurring/recurring';
+export * from './learning/events';
