@@ -45,7 +45,8 @@ export interface ActivityView {
 export async function recentActivity(store: ReadStore, scope: AnalyticsScope): Promise<ActivityView[]> {
   const id = scopeKey(scope);
   const doc = (await store.getMany(ANALYTICS_ACTIVITY, [id])).get(id) as ActivityDoc | undefined;
-  const items = doc?.items ?? [];
+  // Kept in log order; shown newest first by time (a job's event may be decided a moment before a request's that was logged earlier).
+  const items = [...(doc?.items ?? [])].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
   const users = await getUsers(store, [...new Set(items.flatMap((i) => (i.userId ? [i.userId] : [])))]);
   return items.map((i) => {
     const u = i.userId ? users.get(i.userId) : undefined;
