@@ -145,6 +145,7 @@ export function describeDateRange(range: unknown): string | null {
   if (typeof range === 'string') return range || null;
   if (!range || typeof range !== 'object') return null;
   const r = range as Record<string, unknown>;
+  if (typeof r.label === 'string' && r.label) return r.label;
   const pick = (...keys: string[]) => keys.map((k) => r[k]).find((v): v is string => typeof v === 'string' && v !== '');
   const start = pick('startDate', 'start', 'from', 'min', 'earliest');
   const end = pick('endDate', 'end', 'to', 'max', 'latest');

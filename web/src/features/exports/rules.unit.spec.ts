@@ -90,6 +90,7 @@ describe('describeDateRange and formatBytes', () => {
     expect(describeDateRange({ startDate: '2024-01-01', endDate: '2024-03-31' })).toBe('2024-01-01 to 2024-03-31');
     expect(describeDateRange({ start: '2024-01-01', end: null })).toBe('from 2024-01-01');
     expect(describeDateRange({ earliest: null, latest: '2024-02-01' })).toBe('until 2024-02-01');
+    expect(describeDateRange({ startDate: null, endDate: null, label: 'All dates' })).toBe('All dates');
     expect(describeDateRange({})).toBeNull();
     expect(describeDateRange(true)).toBeNull();
     expect(describeDateRange('Last 30 days')).toBe('Last 30 days');

@@ -29,8 +29,9 @@ export const exportsApi = {
   async options(): Promise<ReportType[]> {
     return ExportOptionsSchema.parse((await api.get('/exports/options')).data).reportTypes;
   },
-  async preview(reportType: string, settings: ExportSettings): Promise<Preview> {
-    const res = await api.post(`/exports/preview/${encodeURIComponent(reportType)}`, { ...exportBody(settings), limit: PREVIEW_LIMIT, preview: true });
+  /** The format only shapes the size estimate. */
+  async preview(reportType: string, format: ExportFormat | null, settings: ExportSettings): Promise<Preview> {
+    const res = await api.post(`/exports/preview/${encodeURIComponent(reportType)}`, { ...exportBody(settings), limit: PREVIEW_LIMIT, preview: true, ...(format ? { format } : {}) });
     return PreviewSchema.parse(res.data);
   },
   /** The report as a file: its bytes and the name the server gives it. */

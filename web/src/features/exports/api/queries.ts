@@ -20,7 +20,7 @@ export function useQuickAnalytics(companyId: string | null, userId: string | nul
 
 /** A preview of the records a report would hold, for the settings at the time of the click. */
 export function usePreview() {
-  return useMutation({ mutationFn: ({ reportType, settings }: { reportType: string; settings: ExportSettings }) => exportsApi.preview(reportType, settings) });
+  return useMutation({ mutationFn: ({ reportType, format, settings }: { reportType: string; format: ExportFormat | null; settings: ExportSettings }) => exportsApi.preview(reportType, format, settings) });
 }
 
 /** Produces a report; `onBytes` reports how much of the file has arrived. */

@@ -59,7 +59,7 @@ export function ExportsPage() {
     const invalid = validateExport('preview', reportType, format, settings);
     setProblem(invalid);
     if (invalid || !reportType) return;
-    preview.mutate({ reportType, settings }, { onError: () => toast.error('Failed to generate preview') });
+    preview.mutate({ reportType, format, settings }, { onError: () => toast.error('Failed to generate preview') });
   };
 
   const generate = async () => {
@@ -107,7 +107,7 @@ export function ExportsPage() {
         <h2 id="report-type-title">Report type</h2>
         <ReportTypePicker types={types} value={reportType} onChange={chooseType} />
         <h2 id="format-title">Format</h2>
-        <FormatPicker value={format} onChange={(f) => { setFormat(f); setProblem(null); }} />
+        <FormatPicker value={format} onChange={(f) => { setFormat(f); setProblem(null); preview.reset(); }} />
       </div>
 
       <ExportOptionsForm reportType={reportType} format={format} settings={settings} isAdmin={isAdmin} onChange={change} />

@@ -71,7 +71,7 @@ describe('/exports', () => {
     expect(screen.getByTestId('preview-size').textContent).toBe('46.88 KB');
     expect(within(screen.getByRole('table', { name: 'Preview records' })).getAllByRole('row')).toHaveLength(11);
     expect(screen.getByText('Showing the first 10 of 57 records.')).toBeTruthy();
-    expect(post).toHaveBeenCalledWith('/exports/preview/transactions', expect.objectContaining({ startDate: '2024-01-01', limit: 10, preview: true, groupBy: 'date', includeSummary: true, includeDetails: true }));
+    expect(post).toHaveBeenCalledWith('/exports/preview/transactions', expect.objectContaining({ startDate: '2024-01-01', limit: 10, preview: true, format: 'pdf', groupBy: 'date', includeSummary: true, includeDetails: true }));
   });
 
   it('a plain user sees no preview, no content options and no analytics', async () => {
