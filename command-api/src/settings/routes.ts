@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import {
   GENERAL_SETTING_KEYS,
+  MIN_FILE_SIZE,
+  SERVER_MAX_FILE_SIZE,
   settingKeyOf,
   settingsDecider,
   ValidationError,
@@ -71,7 +73,11 @@ export function settingsRouter(deps: SettingsDeps): Router {
   router.get('/settings', member, async (_req, res) => {
     const views = await deps.views(ctxOf(res).companyId!);
     const settings = Object.fromEntries(GENERAL_SETTING_KEYS.map((k) => [k, views[k]]));
-    res.json({ settings, llm: { model: views.llmModel.value, fallbackModel: views.llmFallbackModel.value } });
+    res.json({
+      settings,
+      llm: { model: views.llmModel.value, fallbackModel: views.llmFallbackModel.value },
+      limits: { autoMatchThreshold: { min: 0, max: 100 }, maxFileSize: { min: MIN_FILE_SIZE, max: SERVER_MAX_FILE_SIZE } },
+    });
   });
 
   const modelRoutes = (path: string, key: ModelSettingKey, what: string) => {

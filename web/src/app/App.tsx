@@ -21,12 +21,11 @@ const MatchesPage = lazy(() => import('../features/matches/routes/MatchesPage'))
 const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
 const ExportsPage = lazy(() => import('../features/exports/routes/ExportsPage'));
 const AiDashboardPage = lazy(() => import('../features/ai/routes/AiDashboardPage'));
-const ComingSoon = lazy(() => import('../features/placeholders/ComingSoon'));
+const SettingsPage = lazy(() => import('../features/settings/routes/SettingsPage'));
+const LlmTestPage = lazy(() => import('../features/llm-test/routes/LlmTestPage'));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
 export const TOAST_OPTIONS = { position: 'top-right', theme: 'light', autoClose: 5000 } as const;
-
-const later = (title: string, adminOnly = false) => <ComingSoon title={title} adminOnly={adminOnly} />;
 
 /** Spec section 2, the route table. */
 export const routes: RouteObject[] = [
@@ -48,9 +47,9 @@ export const routes: RouteObject[] = [
       { path: '/profile', element: <ProfilePage /> },
       { path: '/company-settings', element: <CompanySettingsPage /> },
       { path: '/master-data-settings', element: <MasterDataPage /> },
-      { path: '/settings', element: later('Advanced Settings') },
+      { path: '/settings', element: <SettingsPage /> },
       { path: '/ai-dashboard', element: <AiDashboardPage /> },
-      { path: '/llm-test', element: later('LLM Test') },
+      { path: '/llm-test', element: <LlmTestPage /> },
       { path: '*', element: <Navigate to="/dashboard" replace /> },
     ],
   },
