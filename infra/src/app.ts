@@ -28,7 +28,7 @@ import {
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, analyticsQueryRouter, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
+import { accountQueryRouter, accountViews, analyticsQueryRouter, exportRouter, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
 import {
   getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
   TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
@@ -51,6 +51,7 @@ import { apiDocs } from './http/api-docs';
 import { Argon2Hasher } from './passwords';
 import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
+import { renderReport } from './reports/run';
 import { findInPages } from './readstore/paged';
 import { ModelChain } from './llm/chain';
 import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
@@ -276,6 +277,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(receiptRouter(receiptDeps));
     api.use(matchQueryRouter(readStore));
     api.use(analyticsQueryRouter(readStore));
+    api.use(exportRouter({ store: readStore, blobs, render: (job, source, out) => renderReport(workerPool, job, source, out) }));
     api.use(matchRouter(matchDeps));
     api.use(settingsRouter({ bus, llm, settings: settingsOf, views: (companyId) => companySettingViews(readStore, companyId) }));
     api.use(llmTestRouter({

@@ -6,3 +6,5 @@ export * from './receipts/routes';
 export * from './matches/routes';
 export * from './analytics/routes';
 export * from './operations';
+export * from './exports/routes';
+export * from './exports/options';

@@ -1,5 +1,6 @@
 import { IdParams, MasterKindParams, type Operation } from '@paperlink/command-api';
 import { AnalyticsExportQuery } from './analytics/routes';
+import { ExportPreviewBody, ExportSettingsBody, ReportTypeParams } from './exports/options';
 import { ReceiptListQuery } from './receipts/routes';
 import { TransactionListQuery } from './transactions/routes';
 
@@ -36,4 +37,8 @@ export const queryOperations: Operation[] = [
   { method: 'get', path: '/matches/stats', summary: 'Match counts', tags: ['matches'], auth: 'company', success: ok('Counts') },
   { method: 'get', path: '/analytics/dashboard', summary: 'Dashboard figures, activity and categories (an admin: the company; others: their own data)', tags: ['analytics'], auth: 'company', success: ok('Figures') },
   { method: 'get', path: '/analytics/export', summary: "The dashboard's figures for a date range, as CSV or XLSX (same scoping)", tags: ['analytics'], auth: 'company', query: AnalyticsExportQuery, success: ok('The figures', 'file') },
+  { method: 'get', path: '/exports/options', summary: 'Report types the caller may export (analytics: admins)', tags: ['exports'], auth: 'company', success: ok('reportTypes') },
+  { method: 'post', path: '/exports/preview/:reportType', summary: 'How many records a report holds, its period, a size estimate and the first records', tags: ['exports'], auth: 'company', params: ReportTypeParams, body: { json: ExportPreviewBody }, success: ok('The preview'), errors: { 403: 'The analytics report is for admins' } },
+  { method: 'post', path: '/exports/pdf/:reportType', summary: 'A report as PDF, streamed (a non-admin: their own records)', tags: ['exports'], auth: 'company', params: ReportTypeParams, body: { json: ExportSettingsBody }, success: ok('The PDF', 'file'), errors: { 403: 'The analytics report is for admins' } },
+  { method: 'post', path: '/exports/excel/:reportType', summary: 'A report as an Excel workbook, streamed (a non-admin: their own records)', tags: ['exports'], auth: 'company', params: ReportTypeParams, body: { json: ExportSettingsBody }, success: ok('The workbook', 'file'), errors: { 403: 'The analytics report is for admins' } },
 ];

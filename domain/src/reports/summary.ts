@@ -3,7 +3,7 @@
  * the running figures and one entry per category, cost code, job number, month and status).
  */
 import {
-  addTally, dashboardFigures, emptyTally, expenseCents, isConfirmedMatch, isIncomplete, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt,
+  addTally, categoryOf, dashboardFigures, emptyTally, expenseCents, isConfirmedMatch, isIncomplete, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt,
   isThisWeek, matchTally, percent, receiptTally, transactionFacts, transactionTally, type DashboardFigures, type Tally,
 } from '../analytics/figures';
 import type { ReportRow } from './types';
@@ -120,7 +120,7 @@ export class SummaryFold {
       side.netCents += row.amountCents;
       if (isIncomplete(facts)) t.incomplete++;
       for (const g of ['description', 'category', 'jobNumber', 'costCode'] as const) if (facts.missing[g]) this.missing[g]++;
-      this.categories.add(row.category, row.amountCents);
+      this.categories.add(categoryOf(facts), row.amountCents);
       this.costCodes.add(row.costCode, row.amountCents);
       this.jobNumbers.add(row.jobNumber, row.amountCents);
       this.months.add(row.date.slice(0, 7), row.amountCents);

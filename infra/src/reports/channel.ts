@@ -1,0 +1,105 @@
+/** The worker's end of a report's port: rows in, file bytes out, with flow control. */
+import type { MessagePort } from 'node:worker_threads';
+import { Writable } from 'node:stream';
+import type { ReportRow } from '@paperlink/domain';
+import type { ReportPass } from '@paperlink/domain';
+import { CHUNK_BYTES, HIGH_WATER, type FromRenderer, type ToRenderer } from './protocol';
+
+export class RendererChannel {
+  private inFlight = 0;
+  private waiters: Array<() => void> = [];
+  private rowWaiter: { resolve: (m: { rows: ReportRow[]; done: boolean }) => void; reject: (e: Error) => void } | null = null;
+  private aborted: Error | null = null;
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (m: ToRenderer) => {
+      if (m.t === 'ack') {
+        this.inFlight -= m.bytes;
+        if (this.inFlight < HIGH_WATER) for (const w of this.waiters.splice(0)) w();
+      } else if (m.t === 'rows') {
+        const w = this.rowWaiter;
+        this.rowWaiter = null;
+        w?.resolve(m);
+      } else {
+        this.aborted = new Error(`report stopped: ${m.reason}`);
+        this.rowWaiter?.reject(this.aborted);
+        this.rowWaiter = null;
+        for (const w of this.waiters.splice(0)) w();
+      }
+    });
+  }
+
+  private post(m: FromRenderer, transfer: ArrayBuffer[] = []): void {
+    this.port.postMessage(m, transfer);
+  }
+
+  /** The rows of a pass, a page at a time (the next page is asked for while this one is used). */
+  async *rows(pass: ReportPass): AsyncGenerator<ReportRow[]> {
+    const ask = () =>
+      new Promise<{ rows: ReportRow[]; done: boolean }>((resolve, reject) => {
+        if (this.aborted) return reject(this.aborted);
+        this.rowWaiter = { resolve, reject };
+        this.post({ t: 'pull', pass });
+      });
+    let page = await ask();
+    for (;;) {
+      const next = page.done ? null : ask();
+      // A page not taken yet would be an unhandled rejection if the report is aborted meanwhile.
+      next?.catch(() => {});
+      yield page.rows;
+      if (!next) return;
+      page = await next;
+    }
+  }
+
+  private flush(): void {
+    if (this.bufferedBytes === 0) return;
+    const bytes = new Uint8Array(this.bufferedBytes);
+    let at = 0;
+    for (const b of this.buffered) {
+      bytes.set(b, at);
+      at += b.length;
+    }
+    this.buffered = [];
+    this.inFlight += this.bufferedBytes;
+    this.bufferedBytes = 0;
+    this.post({ t: 'chunk', bytes }, [bytes.buffer]);
+  }
+
+  /** Resolves once the response has caught up (output in flight below the high water mark). */
+  drained(): Promise<void> {
+    if (this.aborted) return Promise.reject(this.aborted);
+    if (this.inFlight < HIGH_WATER) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push(() => (this.aborted ? reject(this.aborted) : resolve())));
+  }
+
+  /** A stream of the file's bytes: chunks are coalesced, and writes wait while the response is behind. */
+  sink(): Writable {
+    return new Writable({
+      highWaterMark: CHUNK_BYTES,
+      write: (chunk: Buffer, _enc, callback) => {
+        if (this.aborted) return callback(this.aborted);
+        this.buffered.push(chunk);
+        this.bufferedBytes += chunk.length;
+        if (this.bufferedBytes >= CHUNK_BYTES) this.flush();
+        this.drained().then(() => callback(), callback);
+      },
+      final: (callback) => {
+        this.flush();
+        callback();
+      },
+    });
+  }
+
+  end(): void {
+    this.flush();
+    this.post({ t: 'end' });
+    this.port.close();
+  }
+
+  close(): void {
+    this.port.close();
+  }
+}

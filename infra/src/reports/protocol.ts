@@ -1,0 +1,22 @@
+/**
+ * Messages between the request thread (which reads rows from the read store and writes the
+ * response) and the pool worker that renders a report, over a MessagePort of their own.
+ * Flow control both ways: the worker asks for one page of rows at a time, and stops rendering
+ * while more than HIGH_WATER bytes of output are unacknowledged (the response is slower).
+ */
+import type { ReportPass, ReportRow } from '@paperlink/domain';
+
+export type FromRenderer =
+  | { t: 'pull'; pass: ReportPass }
+  | { t: 'chunk'; bytes: Uint8Array }
+  | { t: 'end' };
+
+export type ToRenderer =
+  | { t: 'rows'; pass: ReportPass; rows: ReportRow[]; done: boolean }
+  | { t: 'ack'; bytes: number }
+  | { t: 'abort'; reason: string };
+
+/** Output bytes in flight (posted, not yet written to the response) before the worker waits. */
+export const HIGH_WATER = 4 * 1024 * 1024;
+/** Output is posted in chunks of about this size (pdfkit writes many small pieces). */
+export const CHUNK_BYTES = 256 * 1024;

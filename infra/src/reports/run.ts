@@ -1,0 +1,66 @@
+/**
+ * The request thread's side of a report: starts the render task in the worker pool, answers its
+ * requests for rows from a ReportSource (a page of the read store each), and writes the bytes it
+ * sends to the response, acknowledging them as the response takes them (so a slow client slows
+ * the rendering instead of filling memory). A client that goes away stops the worker.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import type { Writable } from 'node:stream';
+import type { ReportMeta, ReportRow, ReportSource } from '@paperlink/domain';
+import type { WorkerPool } from '../workers/pool';
+import type { FromRenderer, ToRenderer } from './protocol';
+
+/** A report may take this long before it is stopped. */
+export const REPORT_TIMEOUT_MS = 10 * 60_000;
+
+/** Receipt bytes travel moved, not copied. */
+function transfers(rows: ReportRow[]): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const r of rows) {
+    if (r.type === 'match') continue;
+    for (const a of r.attachments) if (a.bytes && a.bytes.buffer instanceof ArrayBuffer && !out.includes(a.bytes.buffer)) out.push(a.bytes.buffer);
+  }
+  return out;
+}
+
+export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: boolean }, source: ReportSource, out: Writable): Promise<void> {
+  const { port1, port2 } = new MessageChannel();
+  const send = (m: ToRenderer, transfer: ArrayBuffer[] = []) => port1.postMessage(m, transfer);
+  let failed: Error | null = null;
+  const ended = new Promise<void>((resolve, reject) => {
+    port1.on('message', (m: FromRenderer) => {
+      if (m.t === 'pull') {
+        source.next(m.pass).then(
+          (page) => send({ t: 'rows', pass: m.pass, rows: page.rows, done: page.done }, transfers(page.rows)),
+          (error: unknown) => {
+            failed = error instanceof Error ? error : new Error(String(error));
+            send({ t: 'abort', reason: 'the rows could not be read' });
+            reject(failed);
+          },
+        );
+      } else if (m.t === 'chunk') {
+        const bytes = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
+        const ack = () => send({ t: 'ack', bytes: bytes.length });
+        if (out.destroyed) return;
+        if (out.write(bytes)) ack();
+        else out.once('drain', ack);
+      } else {
+        resolve();
+      }
+    });
+  });
+  const onClose = () => {
+    if (!out.writableFinished) send({ t: 'abort', reason: 'the client went away' });
+  };
+  out.once('close', onClose);
+  const task = pool.run('report', { port: port2, meta: job.meta, admin: job.admin }, { transfer: [port2 as unknown as ArrayBuffer], timeoutMs: REPORT_TIMEOUT_MS });
+  return Promise.all([task, ended]).then(
+    () => undefined,
+    (error: unknown) => {
+      throw failed ?? error;
+    },
+  ).finally(() => {
+    out.off('close', onClose);
+    port1.close();
+  });
+}

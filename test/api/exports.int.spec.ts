@@ -1,0 +1,273 @@
+/**
+ * Issue 15 (server): export options, preview, and PDF and Excel reports read back as a person's
+ * tools would (pdfjs text, exceljs cells): totals, grouping, scope, neutralised formulas, cell
+ * types. The first pages of two sample PDFs are rendered to .artifacts/reports/ to look at.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import PDFDocument from 'pdfkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText, renderPdfPages } from '../../infra/src/ocr/pdf';
+import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { imageOf, labelledReader, labels } from '../support/labelled-reader';
+import { REPO_ROOT } from '../support/process';
+
+const ARTIFACTS = join(REPO_ROOT, '.artifacts', 'reports');
+const HYPERLINK = '=HYPERLINK("http://evil.example","click")';
+const UNICODE = 'Café Zürich – Łódź Αθήνα Москва';
+const CSV = [
+  'Transaction Date,Description,Amount,Category,Job Number,Cost Code,First Name,Last Name',
+  '2026-01-05,Shell Fuel,-60.00,Fuel,J-100,01-200,Ada,Admin',
+  `2026-01-20,${UNICODE},-12.50,Meals,J-100,01-300,Ada,Admin`,
+  '2026-02-03,Office Depot,-200.00,Office,J-200,01-400,Ada,Admin',
+  '2026-02-10,Office refund,25.00,Office,J-200,01-400,Ada,Admin',
+  `2026-01-07,"${HYPERLINK.replace(/"/g, '""')}",-30.00,Meals,J-300,01-300,Bo,User`,
+  '2026-02-14,+SUM(A1:A2),-45.25,Fuel,J-300,01-200,Bo,User',
+  '2026-03-01,Bo Hardware,-99.99,,,,Bo,User',
+].join('\n');
+const ADA_ONLY = ['Shell Fuel', 'Office Depot', 'Office refund'];
+
+let api: Api;
+let ada: Account;
+let bo: Account;
+const tx = new Map<string, string>();
+
+/** Collects a binary body. */
+const binary = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
+  const parts: Buffer[] = [];
+  res.on('data', (c: Buffer) => parts.push(c));
+  res.on('end', () => done(null, Buffer.concat(parts)));
+};
+
+async function download(who: Account, format: 'pdf' | 'excel', type: string, body: Record<string, unknown> = {}) {
+  const res = await api.http.post(`/api/exports/${format}/${type}`).set(who.headers()).send(body).buffer(true).parse(binary);
+  return res as typeof res & { body: Buffer };
+}
+
+/** A PDF of `pages` pages of text (a multi-page receipt). */
+function pdfOf(pages: number): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ size: 'A5' });
+    const parts: Buffer[] = [];
+    doc.on('data', (c: Buffer) => parts.push(c));
+    doc.on('end', () => resolve(Buffer.concat(parts)));
+    for (let i = 1; i <= pages; i++) {
+      if (i > 1) doc.addPage();
+      doc.fontSize(20).text(`HARDWARE STORE invoice page ${i}`);
+    }
+    doc.end();
+  });
+}
+
+async function upload(who: Account, bytes: Buffer, name: string): Promise<string> {
+  const res = await api.http.post('/api/receipts/upload').set(who.headers()).attach('receipt', bytes, name);
+  if (res.status !== 201 && res.status !== 200) throw new Error(`upload ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.receipt.id as string;
+}
+
+async function link(who: Account, receiptId: string, description: string) {
+  const res = await api.http.post('/api/matches').set(who.headers()).send({ receiptId, transactionId: tx.get(description) });
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  api = await startApi({}, undefined, { reader: labelledReader() });
+  ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin', companyName: 'Acme Ltd' });
+  bo = await registerAccount(api, { firstName: 'Bo', lastName: 'User' });
+  await invite(api, ada, bo, 'user');
+  // Bo works in Ada's company (his own, made at registration, stays empty).
+  const own = bo;
+  bo = { ...own, headers: (companyId?: string) => own.headers(companyId ?? ada.companyId) };
+  const imp = await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(CSV), 'cards.csv');
+  expect(imp.status, JSON.stringify(imp.body)).toBe(200);
+  const list = await api.http.get('/api/transactions').query({ limit: 100 }).set(ada.headers());
+  for (const t of list.body.transactions as Array<{ id: string; description: string }>) tx.set(t.description, t.id);
+  expect(tx.size).toBe(7);
+  await link(bo, await upload(bo, imageOf(labels[0]!.id), 'bo-receipt.jpg'), HYPERLINK);
+  await link(bo, await upload(bo, await pdfOf(3), 'bo-invoice.pdf'), '+SUM(A1:A2)');
+  await link(ada, await upload(ada, imageOf(labels[1]!.id), 'ada-receipt.jpg'), 'Shell Fuel');
+});
+afterAll(() => api?.close());
+
+describe('export options and preview', () => {
+  it('lists the report types with a date range option; analytics only for admins', async () => {
+    const asAdmin = await api.http.get('/api/exports/options').set(ada.headers()).expect(200);
+    expect(asAdmin.body.reportTypes.map((t: { id: string }) => t.id)).toEqual(['transactions', 'receipts', 'matches', 'analytics']);
+    for (const t of asAdmin.body.reportTypes) expect(t).toMatchObject({ name: expect.any(String), description: expect.any(String), options: { dateRange: true } });
+    const asUser = await api.http.get('/api/exports/options').set(bo.headers()).expect(200);
+    expect(asUser.body.reportTypes.map((t: { id: string }) => t.id)).toEqual(['transactions', 'receipts', 'matches']);
+  });
+
+  it("previews a member's own records only, at most 10, with the period and a size", async () => {
+    const res = await api.http.post('/api/exports/preview/transactions').set(bo.headers()).send({ limit: 10, preview: true, startDate: '2026-01-01', endDate: '2026-12-31' }).expect(200);
+    expect(res.body.totalRecords).toBe(3);
+    expect(res.body.dateRange).toMatchObject({ startDate: '2026-01-01', endDate: '2026-12-31' });
+    expect(res.body.estimatedSize).toMatch(/^\d+(\.\d+)? (Bytes|KB|MB)$/);
+    expect(res.body.records.map((r: { description: string }) => r.description).sort()).toEqual(['+SUM(A1:A2)', 'Bo Hardware', HYPERLINK].sort());
+    const admin = await api.http.post('/api/exports/preview/transactions').set(ada.headers()).send({ limit: 2, includeMatched: false }).expect(200);
+    expect(admin.body.totalRecords).toBe(4);
+    expect(admin.body.records).toHaveLength(2);
+  });
+
+  it('answers bad settings with 400 and a message, and analytics for a member with the spec 403', async () => {
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['transactions', { includeMatched: false, includeUnmatched: false }, /Please select at least one option: Matched or Unmatched/],
+      ['transactions', { groupBy: 'colour' }, /groupBy is one of date, merchant, amount, status/],
+      ['transactions', { maxPagesPerReceipt: 4 }, /maxPagesPerReceipt is all, 1, 2, 3 or 5/],
+      ['transactions', { startDate: '2026-02-30' }, /not a date on the calendar/],
+      ['transactions', { startDate: '2026-03-01', endDate: '2026-01-01' }, /startDate must be on or before endDate/],
+      ['ledgers', {}, /Report type is one of/],
+    ];
+    for (const [type, body, message] of cases) {
+      const res = await api.http.post(`/api/exports/pdf/${type}`).set(ada.headers()).send(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatch(message);
+    }
+    expect((await api.http.post('/api/exports/preview/transactions').set(ada.headers()).send({ limit: 11 })).status).toBe(400);
+    for (const path of ['/api/exports/pdf/analytics', '/api/exports/excel/analytics', '/api/exports/preview/analytics']) {
+      const res = await api.http.post(path).set(bo.headers()).send({});
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('You do not have permission to export reports.');
+    }
+    expect((await api.http.post('/api/exports/pdf/transactions').send({})).status).toBe(401);
+  });
+});
+
+describe('PDF reports', () => {
+  it("admin: cover, summary totals, groups by month with subtotals, charts, receipts, page numbers, every name's letters", async () => {
+    const res = await download(ada, 'pdf', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31', groupBy: 'date', includeCharts: true, title: 'Q1 expenses' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toContain('filename="Acme-Ltd_transactions_2026-01-01_to_2026-03-31.pdf"');
+    const pages = await pdfText(res.body);
+    const all = pages.join('\n');
+    expect(pages[0]).toContain('Q1 expenses');
+    expect(pages[0]).toContain('Acme Ltd');
+    expect(pages[0]).toContain('Period: 2026-01-01 to 2026-03-31');
+    expect(pages[0]).toContain('Generated by Ada Admin');
+    // Expenses 60 + 12.50 + 200 + 30 + 45.25 + 99.99; a credit of 25.
+    expect(all).toContain('$447.74');
+    expect(all).toContain('$25.00');
+    expect(all).toMatch(/Matched\s+3 \(\$135\.25 of expenses\)/);
+    expect(all).toContain('By cost code');
+    expect(all).toContain('01-400');
+    expect(all).toContain('Expenses by month');
+    for (const month of ['January 2026', 'February 2026', 'March 2026']) expect(all).toContain(month);
+    expect(all.indexOf('January 2026')).toBeLessThan(all.indexOf('February 2026'));
+    // January: 60 + 12.50 + 30 = -102.50 in 3 records; February: -200 + 25 - 45.25.
+    expect(all).toMatch(/Subtotal January 2026: 3 records\s*-\$102\.50/);
+    expect(all).toMatch(/Subtotal February 2026: 3 records\s*-\$220\.25/);
+    expect(all).toContain(UNICODE);
+    expect(all).toContain('Receipt ada-receipt.jpg');
+    expect(pages.at(-1)).toContain(`Page ${pages.length}`);
+    const [png] = await renderPdfPages(res.body, { dpi: 72, maxPages: 1 });
+    writeFileSync(join(ARTIFACTS, 'transactions-admin-page1.png'), png!);
+    writeFileSync(join(ARTIFACTS, 'transactions-admin.pdf'), res.body);
+  });
+
+  it("a member's report holds only their rows; a PDF receipt shows the chosen number of pages", async () => {
+    const res = await download(bo, 'pdf', 'transactions', { groupBy: 'merchant', maxPagesPerReceipt: 2 });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/_transactions_all-dates\.pdf"/);
+    const all = (await pdfText(res.body)).join('\n');
+    for (const d of ADA_ONLY) expect(all).not.toContain(d);
+    expect(all).not.toContain('ada-receipt.jpg');
+    expect(all).toContain('Bo Hardware');
+    expect(all).toContain('$175.24');
+    expect(all).toContain('Receipt bo-receipt.jpg');
+    expect(all).toContain('Receipt bo-invoice.pdf, page 2 of 2');
+    expect(all).not.toContain('page 3');
+  });
+
+  it('receipts report grouped by status with the OCR data', async () => {
+    const res = await download(ada, 'pdf', 'receipts', { groupBy: 'status', includeOCRData: true, maxPagesPerReceipt: 1 });
+    expect(res.status).toBe(200);
+    const all = (await pdfText(res.body)).join('\n');
+    expect(all).toContain('Subtotal Matched: 3 records');
+    expect(all).toContain('OCR');
+    const [png] = await renderPdfPages(res.body, { dpi: 72, maxPages: 4 }).then((p) => p.slice(-1));
+    writeFileSync(join(ARTIFACTS, 'receipts-admin-last-page.png'), png!);
+  });
+});
+
+describe('Excel reports', () => {
+  async function book(buffer: Buffer) {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(buffer as unknown as ArrayBuffer);
+    return wb;
+  }
+
+  it("a member's workbook: typed cells, frozen header, filter, totals formula, neutralised text, own rows only", async () => {
+    const res = await download(bo, 'excel', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toMatch(/_transactions_2026-01-01_to_2026-03-31\.xlsx"/);
+    const wb = await book(res.body);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Transactions']);
+    const ws = wb.getWorksheet('Transactions')!;
+    expect(ws.getRow(1).values).toContain('Description');
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(ws.autoFilter).toBeTruthy();
+    expect(ws.getColumn(2).width).toBeGreaterThan(20);
+    const rows = [2, 3, 4].map((n) => ws.getRow(n));
+    const descriptions = rows.map((r) => r.getCell(2).value);
+    for (const d of ADA_ONLY) expect(descriptions).not.toContain(d);
+    // Neutralised: stored as text with a leading quote, never as a formula.
+    const evil = rows.find((r) => String(r.getCell(2).value).includes('HYPERLINK'))!;
+    expect(evil.getCell(2).type).toBe(ExcelJS.ValueType.String);
+    expect(evil.getCell(2).value).toBe(`'${HYPERLINK}`);
+    const plus = rows.find((r) => String(r.getCell(2).value).includes('SUM'))!;
+    expect(plus.getCell(2).value).toBe("'+SUM(A1:A2)");
+    for (const r of rows) {
+      expect(r.getCell(1).type).toBe(ExcelJS.ValueType.Date);
+      expect(r.getCell(3).type).toBe(ExcelJS.ValueType.Number);
+      expect(r.getCell(3).numFmt).toContain('$');
+    }
+    expect(rows[0]!.getCell(1).value).toEqual(new Date('2026-01-07T00:00:00Z'));
+    const total = ws.getRow(5);
+    expect(total.getCell(1).value).toBe('Total');
+    expect(total.getCell(3).type).toBe(ExcelJS.ValueType.Formula);
+    expect(total.getCell(3).value).toMatchObject({ formula: 'SUBTOTAL(109,C2:C4)', result: -175.24 });
+    const formulas = ws.getSheetValues().flat().filter((v) => v && typeof v === 'object' && 'formula' in (v as object));
+    expect(formulas).toHaveLength(2);
+  });
+
+  it('the analytics workbook (admin) has all four sheets, receipt links, and the dashboard figures', async () => {
+    const res = await download(ada, 'excel', 'analytics', {});
+    expect(res.status).toBe(200);
+    const wb = await book(res.body);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Transactions', 'Receipts', 'Matches']);
+    const receipts = wb.getWorksheet('Receipts')!;
+    const link = receipts.getRow(2).getCell(2);
+    expect(link.type).toBe(ExcelJS.ValueType.Hyperlink);
+    expect((link.value as { hyperlink: string }).hyperlink).toMatch(/\/receipts\?receipt=/);
+    const summary = wb.getWorksheet('Summary')!;
+    const figure = (name: string) => {
+      let found: unknown;
+      summary.eachRow((row) => {
+        if (row.getCell(1).value === name) found = row.getCell(2).value;
+      });
+      return found;
+    };
+    const dash = await api.http.get('/api/analytics/dashboard').set(ada.headers()).expect(200);
+    expect(figure('Total expenses')).toBe(dash.body.financial.totalExpenses);
+    expect(figure('Matched expenses')).toBe(dash.body.financial.matchedExpenses);
+    expect(figure('Match rate (%)')).toBe(dash.body.financial.matchRate);
+    expect(figure('Total receipts')).toBe(dash.body.processing.totalReceipts);
+    expect(figure('Confirmed matches')).toBe(dash.body.processing.confirmedMatches);
+    expect(figure('Incomplete transactions')).toBe(dash.body.missingFields.incompleteTransactions);
+    expect(figure('Total expenses')).toBe(447.74);
+  });
+
+  it("a member's matches workbook lists only matches of their own records", async () => {
+    const res = await download(bo, 'excel', 'matches', {});
+    const ws = (await book(res.body)).getWorksheet('Matches')!;
+    const names: unknown[] = [];
+    ws.eachRow((row, n) => {
+      if (n > 1 && row.getCell(1).value !== 'Total') names.push(row.getCell(4).value);
+    });
+    expect(names.sort()).toEqual(['bo-invoice.pdf', 'bo-receipt.jpg']);
+  });
+});
