@@ -25,3 +25,4 @@ export * from './receipts/routes';
 export * from './matches/routes';
 export * from './settings/routes';
 export * from './ai/llm-test';
+export * from './ai-more/routes';

@@ -1,4 +1,5 @@
 import type { Operation } from './http/openapi';
+import { SplitBody } from './ai-more/routes';
 import { CompanyUserParams, IdParams, UserIdParams } from './http/params';
 import { LoginBody, LogoutBody, PasswordBody, ProfileBody, RefreshBody, RegisterBody } from './accounts/routes';
 import { CompanyUpdateBody, InviteBody, RoleBody } from './companies/routes';
@@ -83,4 +84,8 @@ export const commandOperations: Operation[] = [
   { method: 'get', path: '/ai/llm/health', summary: 'Health of the language-model chain (primary, fallback, offline)', tags: ['ai'], auth: 'company', success: ok('status, connected, chain') },
   { method: 'post', path: '/ai/llm/test-categorization', summary: "Categorise a description with the company's categories through the model chain", tags: ['ai'], auth: 'company', body: { json: TestCategorizationBody }, success: ok('predictedCategory, confidence, model, attempts'), errors: { 409: 'AI is switched off for the company' } },
   { method: 'post', path: '/ai/llm/test-ocr', summary: 'Read one file by OCR (as receipts are read), nothing stored', tags: ['ai'], auth: 'company', body: { multipart: { files: ['receipt'] } }, success: ok('ocrText, receiptData {filename, fileSize, fileType}'), errors: { 413: "Larger than the company's limit" } },
+  // splitting and calendar (issue 16 items 5-6; reads in query-api)
+  { method: 'post', path: '/ai/splitting/:id', summary: 'Propose a split of a transaction across categories, job numbers and cost codes (from its matched receipt\'s item lines, else even), and/or save one (amounts to the cent or percentages to 100 %, master data names, at least 2 parts)', tags: ['ai'], auth: 'company', params: IdParams, body: { json: SplitBody }, success: ok('proposal? {source, details, parts, items}, saved, changed, split {parts}'), errors: { 400: 'The parts do not add up, name unknown master data, or are fewer than 2', 404: 'No such transaction of the caller', 409: 'AI switched off (proposals only)' } },
+  { method: 'delete', path: '/ai/splitting/:id', summary: "Remove a transaction's split", tags: ['ai'], auth: 'company', params: IdParams, success: ok('removed'), errors: { 404: 'No such transaction of the caller' } },
+  { method: 'post', path: '/ai/calendar/upload', summary: "Upload an iCalendar (.ics) file of the caller's events (recurring events expanded; the same file name again replaces it)", tags: ['ai'], auth: 'company', body: { multipart: { files: ['calendar'] } }, success: created('calendar {id, fileName, events, skipped, truncated, replaced}'), errors: { 400: 'Not an iCalendar file, no events, or larger than 5MB' } },
 ];

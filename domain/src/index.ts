@@ -32,3 +32,4 @@ export * from './settings/settings';
 export * from './ai/splitting';
 export * from './ai/calendar';
 export * from './ai/index';
+export * from './ai/matching-advanced/rank';

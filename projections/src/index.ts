@@ -14,3 +14,5 @@ export * from './matches/matches';
 export * from './analytics/analytics';
 export * from './analytics/read';
 export * from './settings/settings';
+export * from './ai-more/calendar';
+export * from './ai-more/matched';

@@ -9,8 +9,9 @@ import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
 import { analyticsProjection } from './analytics/analytics';
 import { settingsProjection } from './settings/settings';
+import { calendarProjection } from './ai-more/calendar';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection, calendarProjection];
 }

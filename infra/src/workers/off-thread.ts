@@ -6,6 +6,7 @@ import type { CsvParsers, MatchDeps } from '@paperlink/command-api';
 import type { RenderOptions } from '../ocr/pdf';
 import type { ReadReceiptOptions } from '../ocr/read-receipt';
 import type { WorkerPool } from './pool';
+import type { CalendarEventRef, CalendarInsights, ParsedCalendar, RankedCandidate, RankTarget, ReceiptInput, SpendLine, TransactionInput } from '@paperlink/domain';
 
 /** PDF steps of reading a receipt (see ocr/read-receipt.ts). */
 export interface PdfSteps {
@@ -20,6 +21,10 @@ export interface OffThread {
   pdf: PdfSteps;
   receiptFields: NonNullable<ReadReceiptOptions['fields']>;
   autoMatch: NonNullable<MatchDeps['autoMatch']>;
+  /** ai-more: iCalendar parsing, trip insights, advanced matching's ranking. */
+  calendar(bytes: Uint8Array, now: string): Promise<ParsedCalendar>;
+  calendarInsights(events: CalendarEventRef[], lines: SpendLine[]): Promise<CalendarInsights>;
+  rankCandidates(target: RankTarget, others: Array<ReceiptInput | TransactionInput>, limit: number): Promise<RankedCandidate[]>;
 }
 
 /** A copy of the bytes in a buffer of their own, moved (not copied again) into the worker. */
@@ -55,6 +60,12 @@ export function offThread(pool: WorkerPool): OffThread {
     },
     receiptFields: (text, words, options) => pool.run('receiptFields', { text, ...(words ? { words: [...words] } : {}), ...(options ? { options } : {}) }),
     autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),
+    calendar: (bytes, now) => {
+      const m = moved(bytes);
+      return pool.run('calendar', { bytes: m.bytes, now }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
+    },
+    calendarInsights: (events, lines) => pool.run('calendarInsights', { events, lines }),
+    rankCandidates: (target, others, limit) => pool.run('rankCandidates', { target, others, limit }),
     pdf: {
       text: (bytes) => {
         const m = moved(bytes);

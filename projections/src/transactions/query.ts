@@ -54,6 +54,31 @@ export interface TransactionView {
   created_at: string;
   updated_at: string;
   source: { fileName: string; fileHash: string; row: number; importId: string };
+  /** The split parts (empty when the transaction is not split); amounts signed like `amount`. */
+  splits: SplitView[];
+  /** The amount changed after the split was saved: the parts no longer add up to it. */
+  split_stale: boolean;
+}
+
+export interface SplitView {
+  amount: number;
+  percentage: number | null;
+  category_name: string;
+  job_number_name: string;
+  cost_code_name: string;
+  note: string | null;
+}
+
+/** A saved split as the API shows it. */
+export function splitViews(d: Pick<TransactionDoc, 'split'>): SplitView[] {
+  return (d.split?.parts ?? []).map((p) => ({
+    amount: fromCents(p.amountCents),
+    percentage: p.basisPoints === undefined ? null : p.basisPoints / 100,
+    category_name: p.category,
+    job_number_name: p.jobNumber,
+    cost_code_name: p.costCode,
+    note: p.note ?? null,
+  }));
 }
 
 function escapeRegex(s: string): string {
@@ -122,6 +147,8 @@ export async function toTransactionViews(store: ReadStore, docs: TransactionDoc[
       created_at: d.created_at,
       updated_at: d.updated_at,
       source: { fileName: d.fileName, fileHash: d.fileHash, row: d.row, importId: d.importId },
+      splits: splitViews(d),
+      split_stale: !!d.split && d.split.totalCents !== d.amountCents,
     };
   });
 }

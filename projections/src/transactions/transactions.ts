@@ -1,4 +1,4 @@
-import { dedupKeyOf, type Doc, type ImportEvent, type MatchEvent, type RecordedEvent, type TransactionEvent } from '@paperlink/domain';
+import { dedupKeyOf, type Doc, type ImportEvent, type MatchEvent, type RecordedEvent, type SplitEvent, type SplitMode, type SplitPart, type SplitSource, type TransactionEvent } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 
 export const TRANSACTIONS = 'transactions';
@@ -33,6 +33,19 @@ export interface TransactionDoc extends Doc {
   created_at: string;
   updated_at: string;
   dedupKey: string;
+  /** The split across categories, job numbers and cost codes (ai/splitting), when there is one. */
+  split?: TransactionSplitDoc | null;
+}
+
+/** A saved split: parts in cents that add up to `totalCents` (the amount when it was saved). */
+export interface TransactionSplitDoc {
+  mode: SplitMode;
+  source: SplitSource;
+  totalCents: number;
+  receiptId: string | null;
+  parts: SplitPart[];
+  by: string;
+  at: string;
 }
 
 /** How many live transactions of a company have one dedup key (duplicates are a multiset). */
@@ -58,15 +71,16 @@ const countKey = (id: string, by: number) => (k: TransactionKeyDoc | null): Tran
 export const transactionsProjection: Projection = {
   name: 'transactions',
   // 3: transaction_keys count the transactions per key (was: one transaction id per key).
-  version: 3,
+  // 4: splits (TransactionSplitSaved / Removed).
+  version: 4,
   collections: {
     [TRANSACTIONS]: [['companyId'], ['companyId', 'userId']],
     [TRANSACTION_KEYS]: [],
     [COMPANY_STATS]: [],
   },
-  handles: new Set(['TransactionsImported', 'TransactionUpdated', 'TransactionDeleted', 'MatchConfirmed', 'MatchDeleted']),
+  handles: new Set(['TransactionsImported', 'TransactionUpdated', 'TransactionDeleted', 'MatchConfirmed', 'MatchDeleted', 'TransactionSplitSaved', 'TransactionSplitRemoved']),
   async apply(event: RecordedEvent, view) {
-    const e = event as unknown as ImportEvent | TransactionEvent | MatchEvent;
+    const e = event as unknown as ImportEvent | TransactionEvent | MatchEvent | SplitEvent;
     const at = event.metadata.occurredAt;
     switch (e.type) {
       case 'TransactionsImported': {
@@ -140,6 +154,13 @@ export const transactionsProjection: Projection = {
           return { ...d, receipt_count: Math.max(0, d.receipt_count - 1), receipts: i < 0 ? d.receipts : [...d.receipts.slice(0, i), ...d.receipts.slice(i + 1)] };
         });
       }
+      case 'TransactionSplitSaved': {
+        const d = e.data;
+        const split: TransactionSplitDoc = { mode: d.mode, source: d.source, totalCents: d.totalCents, receiptId: d.receiptId ?? null, parts: d.parts, by: d.by, at };
+        return view.update<TransactionDoc>(TRANSACTIONS, d.transactionId, (doc) => doc && { ...doc, split, updated_at: at });
+      }
+      case 'TransactionSplitRemoved':
+        return view.update<TransactionDoc>(TRANSACTIONS, e.data.transactionId, (doc) => doc && { ...doc, split: null, updated_at: at });
       case 'TransactionDeleted': {
         const current = await view.get<TransactionDoc>(TRANSACTIONS, e.data.transactionId);
         if (!current) return;

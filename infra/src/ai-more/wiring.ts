@@ -1,0 +1,42 @@
+/**
+ * Composition of the splitting, calendar, advanced matching and comprehensive analysis routes
+ * (issue 16 items 5-7): the command router (writes) and the query router (reads), with the
+ * worker pool for the CPU work and the company's settings for the AI switch.
+ */
+import type { Router } from 'express';
+import { aiMoreRouter, type CommandBus } from '@paperlink/command-api';
+import type { CompanySettings, EventStore, ReadStore } from '@paperlink/domain';
+import { getTransaction, matchedReceiptOf } from '@paperlink/projections';
+import { aiMoreQueryRouter, type Analyzer } from '@paperlink/query-api';
+import type { OffThread } from '../workers/off-thread';
+
+export interface AiMoreWiring {
+  bus: CommandBus;
+  events: EventStore;
+  readStore: ReadStore;
+  cpu: Pick<OffThread, 'calendar' | 'calendarInsights' | 'rankCandidates'>;
+  settingsOf(companyId: string): Promise<CompanySettings>;
+  /** The learning analyses (categorisation, duplicates, recurring) for the comprehensive call. */
+  analyzers?: Partial<Record<'categorization' | 'duplicateAnalysis' | 'recurringAnalysis', Analyzer>>;
+}
+
+export function aiMoreRouters(w: AiMoreWiring): Router[] {
+  const aiEnabled = async (companyId: string) => (await w.settingsOf(companyId)).aiEnabled;
+  return [
+    aiMoreRouter({
+      bus: w.bus,
+      events: w.events,
+      locator: { locate: (companyId, id) => getTransaction(w.readStore, companyId, id) },
+      matchedReceipt: (companyId, transactionId, scope) => matchedReceiptOf(w.readStore, companyId, transactionId, scope),
+      aiEnabled,
+      parseCalendar: (bytes, now) => w.cpu.calendar(bytes, now),
+    }),
+    aiMoreQueryRouter({
+      store: w.readStore,
+      aiEnabled,
+      rank: (target, others, limit) => w.cpu.rankCandidates(target, others, limit),
+      insights: (events, lines) => w.cpu.calendarInsights(events, lines),
+      analyzers: w.analyzers ?? {},
+    }),
+  ];
+}
