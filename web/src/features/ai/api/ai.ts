@@ -31,8 +31,15 @@ export const CategorizationSchema = z.object({
   predictedCategory: z.string().nullable().optional(),
   predictedCategoryId: z.string().nullable().optional(),
   confidence: z.number().nullable().optional(),
-  source: z.string().nullable().optional(),
 }).passthrough();
+
+/** Where a prediction came from (the server's details.source), in words. */
+export function predictionSource(c: Categorization): string | null {
+  const d = c.details;
+  const source = d && typeof d === 'object' && 'source' in d ? (d as { source?: unknown }).source : undefined;
+  const words: Record<string, string> = { memory: 'from this payee\'s history', model: "from the company's categorised transactions", name: 'from the category names', 'language-model': 'from the language model' };
+  return typeof source === 'string' ? (words[source] ?? null) : null;
+}
 
 export const DuplicateAnalysisSchema = z.object({
   ...sectionBase,
@@ -73,9 +80,10 @@ export const DuplicateGroupSchema = z.object({
   confidence_score: z.number(),
   duplicate_count: z.number(),
   status: z.string(),
-  kind: z.string().optional(),
-  created_at: z.string().optional(),
-  members: z.array(SimilarItemSchema).optional(),
+  kind: z.enum(['transaction', 'receipt']).optional(),
+  memberIds: z.array(z.string()).optional(),
+  reasons: z.array(z.string()).optional(),
+  created_at: z.string().nullable().optional(),
 }).passthrough();
 export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
 export type GroupStatus = 'confirmed' | 'dismissed';
@@ -87,19 +95,50 @@ export const RecurringPatternSchema = z.object({
   frequency: z.string(),
   occurrence_count: z.number(),
   last_match: z.string().nullable().optional(),
-  next_expected: z.string().nullable().optional(),
-  average_amount: z.number().nullable().optional(),
+  next_expected_date: z.string().nullable().optional(),
+  amount: z.number().nullable().optional(),
 }).passthrough();
 export type RecurringPattern = z.infer<typeof RecurringPatternSchema>;
 
 export const DashboardStatsSchema = z.object({
   categorization: z.object({ total_predictions: z.number(), accuracy: z.number().nullable() }).passthrough(),
-  duplicates: z.object({ total_groups: z.number(), prevented_duplicates: z.number() }).passthrough(),
+  duplicates: z.object({ total_groups: z.number(), prevented_duplicates: z.number(), pending_groups: z.number().optional() }).passthrough(),
 }).passthrough();
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 
-export const BatchResultSchema = z.object({ processed: z.number(), duplicatesFound: z.number(), remaining: z.number().optional(), nextOffset: z.number().nullable().optional() }).passthrough();
+export const BatchResultSchema = z.object({ processed: z.number(), duplicatesFound: z.number(), newGroups: z.number().optional() }).passthrough();
 export type BatchResult = z.infer<typeof BatchResultSchema>;
+export type RecordKind = 'transaction' | 'receipt';
+
+/** One record of a duplicate group, as its own list shows it. */
+export interface GroupMember {
+  id: string;
+  date: string | null;
+  description: string;
+  amount: number | null;
+}
+
+export const CalendarUploadSchema = z.object({
+  calendar: z.object({ id: z.string(), fileName: z.string(), name: z.string().nullable().optional(), events: z.number(), skipped: z.number().optional(), truncated: z.boolean().optional(), replaced: z.boolean().optional() }).passthrough(),
+  message: z.string().optional(),
+});
+export type CalendarUpload = z.infer<typeof CalendarUploadSchema>;
+
+export const CalendarInsightsSchema = z.object({
+  calendars: z.array(z.object({ id: z.string(), fileName: z.string(), name: z.string().nullable().optional(), events: z.number(), uploaded_at: z.string().nullable().optional() }).passthrough()),
+  trips: z.array(z.object({
+    eventId: z.string().optional(),
+    summary: z.string(),
+    location: z.string().nullable().optional(),
+    startDate: z.string(),
+    endDate: z.string(),
+    transactionCount: z.number(),
+    totalSpent: z.number(),
+    byCategory: z.array(z.object({ category: z.string().nullable(), amount: z.number() })).optional(),
+  }).passthrough()),
+  totals: z.object({ events: z.number(), trips: z.number(), correlatedTransactions: z.number(), correlatedSpend: z.number() }).passthrough(),
+});
+export type CalendarInsights = z.infer<typeof CalendarInsightsSchema>;
 
 export const CategorySchema = z.object({ id: z.string(), name: z.string() });
 export type Category = z.infer<typeof CategorySchema>;
@@ -114,10 +153,10 @@ export interface Feedback {
 /** Spec section 9: duplicate batches hold 100 items. */
 export const BATCH_SIZE = 100;
 
-/** An answer that is either the list itself or an object holding it under `key`. */
-function listOf<T extends z.ZodTypeAny>(item: T, key: string) {
-  return z.union([z.array(item), z.object({ [key]: z.array(item) }).transform((o) => o[key] as z.infer<T>[])]);
-}
+const GroupsAnswer = z.object({ groups: z.array(DuplicateGroupSchema) });
+const PatternsAnswer = z.object({ patterns: z.array(RecurringPatternSchema) });
+const TransactionAnswer = z.object({ transaction: z.object({ id: z.string(), transaction_date: z.string().nullable(), description: z.string(), amount: z.number() }).passthrough() });
+const ReceiptAnswer = z.object({ receipt: z.object({ id: z.string(), original_filename: z.string(), extracted_date: z.string().nullable().optional(), extracted_merchant: z.string().nullable().optional(), extracted_amount: z.number().nullable().optional() }).passthrough() });
 
 const enc = encodeURIComponent;
 
@@ -134,16 +173,34 @@ export const aiApi = {
     return DuplicateAnalysisSchema.parse(data.duplicateAnalysis ?? data);
   },
   async groups(): Promise<DuplicateGroup[]> {
-    return listOf(DuplicateGroupSchema, 'groups').parse((await api.get('/ai/duplicates/groups')).data);
+    return GroupsAnswer.parse((await api.get('/ai/duplicates/groups')).data).groups;
+  },
+  /** The records of a group, read one by one (a group names its members by id). */
+  async member(kind: RecordKind, id: string): Promise<GroupMember> {
+    if (kind === 'receipt') {
+      const r = ReceiptAnswer.parse((await api.get(`/receipts/${enc(id)}`)).data).receipt;
+      return { id: r.id, date: r.extracted_date ?? null, description: [r.extracted_merchant, r.original_filename].filter(Boolean).join(' · '), amount: r.extracted_amount ?? null };
+    }
+    const t = TransactionAnswer.parse((await api.get(`/transactions/${enc(id)}`)).data).transaction;
+    return { id: t.id, date: t.transaction_date, description: t.description, amount: t.amount };
   },
   async setGroupStatus(id: string, status: GroupStatus): Promise<void> {
     await api.put(`/ai/duplicates/groups/${enc(id)}`, { status });
   },
-  async batch(offset: number): Promise<BatchResult> {
-    return BatchResultSchema.parse((await api.post('/ai/duplicates/batch', { limit: BATCH_SIZE, offset })).data);
+  /** Spec section 9: a batch of 100 (the server takes the newest records in scope and checks each against all). */
+  async batch(kind: RecordKind): Promise<BatchResult> {
+    return z.object({ results: BatchResultSchema }).parse((await api.post('/ai/duplicates/batch', { limit: BATCH_SIZE, kind })).data).results;
   },
   async patterns(): Promise<RecurringPattern[]> {
-    return listOf(RecurringPatternSchema, 'patterns').parse((await api.get('/ai/matching/recurring/patterns')).data);
+    return PatternsAnswer.parse((await api.get('/ai/matching/recurring/patterns')).data).patterns;
+  },
+  async uploadCalendar(file: File): Promise<CalendarUpload> {
+    const form = new FormData();
+    form.append('calendar', file);
+    return CalendarUploadSchema.parse((await api.post('/ai/calendar/upload', form)).data);
+  },
+  async calendarInsights(): Promise<CalendarInsights> {
+    return CalendarInsightsSchema.parse((await api.get('/ai/calendar/insights')).data);
   },
   async dashboardStats(): Promise<DashboardStats> {
     return DashboardStatsSchema.parse((await api.get('/ai/dashboard/stats')).data);

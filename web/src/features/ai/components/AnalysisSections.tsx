@@ -63,7 +63,7 @@ export function AnalysisSections({ transactionId, analysis }: { transactionId: s
       <Section title="Calendar Correlation" error={calendarAnalysis.error} details={calendarAnalysis.details} testId="ai-calendar">
         {calendarAnalysis.hasCorrelation
           ? <p>{calendarAnalysis.correlationDescription ?? ''}</p>
-          : <p>No calendar correlation found</p>}
+          : <p>{calendarAnalysis.correlationDescription || 'No calendar correlation found'}</p>}
       </Section>
     </div>
   );

@@ -1,23 +1,29 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { aiApi, BATCH_SIZE } from '../api/ai';
+import { aiApi, BATCH_SIZE, type BatchResult, type RecordKind } from '../api/ai';
 import { useInvalidateDuplicates } from '../api/queries';
-import { runBatches, type BatchProgress } from '../batches';
 
-/** Batch duplicate processing (spec section 9: batches of 100): runs batch after batch, with progress. */
+interface Run extends BatchResult {
+  kind: RecordKind;
+  at: string;
+}
+
+/**
+ * Batch duplicate processing (spec section 9: a batch is 100 items): the newest 100
+ * transactions or receipts, each checked against all the others; each run's figures are kept.
+ */
 export function BatchPanel() {
-  const [progress, setProgress] = useState<BatchProgress | null>(null);
+  const [kind, setKind] = useState<RecordKind>('transaction');
   const [running, setRunning] = useState(false);
-  const stop = useRef(false);
+  const [runs, setRuns] = useState<Run[]>([]);
   const invalidate = useInvalidateDuplicates();
 
   const run = async () => {
-    stop.current = false;
     setRunning(true);
-    setProgress({ batches: 0, processed: 0, duplicatesFound: 0, total: null, done: false });
     try {
-      const final = await runBatches((offset) => aiApi.batch(offset), setProgress, () => stop.current);
-      toast.success(`Batch processing finished: ${final.processed} processed, ${final.duplicatesFound} duplicates found`);
+      const r = await aiApi.batch(kind);
+      setRuns((old) => [{ ...r, kind, at: new Date().toLocaleTimeString() }, ...old]);
+      toast.success(`Batch processed ${r.processed} ${kind}s: ${r.duplicatesFound} duplicate groups found`);
     } catch {
       toast.error('Error in batch processing');
     } finally {
@@ -26,25 +32,36 @@ export function BatchPanel() {
     }
   };
 
-  const share = progress?.total ? Math.min(1, progress.processed / progress.total) : null;
+  const last = runs[0];
   return (
     <div className="card">
       <div className="row spread">
         <h2>Batch processing</h2>
-        {running
-          ? <button type="button" className="btn" onClick={() => (stop.current = true)}>Stop</button>
-          : <button type="button" className="btn primary" onClick={() => void run()}>Run duplicate detection</button>}
-      </div>
-      <p className="muted">Checks every transaction for duplicates, {BATCH_SIZE} at a time.</p>
-      {progress && (
-        <div className="ai-batch" aria-live="polite">
-          {running && (share === null ? <progress aria-label="Batch progress" /> : <progress aria-label="Batch progress" max={1} value={share} />)}
-          <p data-testid="batch-result">
-            Processed <strong data-testid="batch-processed">{progress.processed}</strong>
-            {progress.total !== null && <> of {progress.total}</>}, duplicates found <strong data-testid="batch-found">{progress.duplicatesFound}</strong>
-            {' '}({progress.batches} batch{progress.batches === 1 ? '' : 'es'}){progress.done ? '. Done.' : running ? '...' : '. Stopped.'}
-          </p>
+        <div className="row ai-batch-controls">
+          <label className="field"><span className="sr-only">Records</span>
+            <select value={kind} onChange={(e) => setKind(e.target.value as RecordKind)} disabled={running} aria-label="Records to check">
+              <option value="transaction">Transactions</option>
+              <option value="receipt">Receipts</option>
+            </select>
+          </label>
+          <button type="button" className="btn primary" disabled={running} onClick={() => void run()}>{running ? 'Processing...' : 'Run duplicate detection'}</button>
         </div>
+      </div>
+      <p className="muted">Checks the newest {BATCH_SIZE} {kind}s against all the others and records the groups it finds.</p>
+      {running && <progress className="ai-progress" aria-label="Batch progress" />}
+      {last && (
+        <p data-testid="batch-result" aria-live="polite">
+          Processed <strong data-testid="batch-processed">{last.processed}</strong> {last.kind}s, duplicates found <strong data-testid="batch-found">{last.duplicatesFound}</strong>
+          {typeof last.newGroups === 'number' && <> ({last.newGroups} new)</>}.
+        </p>
+      )}
+      {runs.length > 1 && (
+        <table className="table dense" aria-label="Batch runs">
+          <thead><tr><th>At</th><th>Records</th><th>Processed</th><th>Duplicates found</th><th>New groups</th></tr></thead>
+          <tbody>
+            {runs.map((r, i) => <tr key={runs.length - i}><td>{r.at}</td><td>{r.kind}s</td><td className="num">{r.processed}</td><td className="num">{r.duplicatesFound}</td><td className="num">{r.newGroups ?? ''}</td></tr>)}
+          </tbody>
+        </table>
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import type { Categorization } from '../api/ai';
+import { predictionSource, type Categorization } from '../api/ai';
 import { useCategories, useFeedback } from '../api/queries';
 import { aiConfidenceBadge } from '../badges';
 
@@ -13,6 +13,7 @@ export function CategorizationSection({ transactionId, categorization }: { trans
   const predictedId = categorization.predictedCategoryId ?? null;
   const confidence = typeof categorization.confidence === 'number' ? categorization.confidence : null;
   const badge = confidence === null ? null : aiConfidenceBadge(confidence);
+  const source = predictionSource(categorization);
 
   const send = (actualCategoryId: string) =>
     feedback.mutate(
@@ -32,7 +33,7 @@ export function CategorizationSection({ transactionId, categorization }: { trans
         <p>
           <span className="muted">Predicted cost code name:</span> <strong data-testid="ai-predicted">{categorization.predictedCategory}</strong>{' '}
           {badge && <span className={`badge confidence ${badge.tone}`} data-testid="ai-confidence" data-level={badge.level}>{badge.text}</span>}
-          {categorization.source && <span className="muted"> · {categorization.source}</span>}
+          {source && <span className="muted"> ({source})</span>}
         </p>
       ) : (
         <p>No category could be predicted for this transaction.</p>

@@ -1,10 +1,10 @@
 import { toast } from 'react-toastify';
-import { formatUsd } from '../../../lib/format';
 import { Spinner } from '../../../components/Spinner';
 import type { DuplicateGroup, GroupStatus } from '../api/ai';
 import { useDuplicateGroups, useGroupStatus } from '../api/queries';
 import { duplicateGroupTone, percent } from '../badges';
 import { BatchPanel } from './BatchPanel';
+import { GroupRecords } from './GroupRecords';
 import { useLoadErrorToast } from './useLoadErrorToast';
 
 const STATUS_TONE: Record<string, string> = { pending: 'warning', confirmed: 'danger', dismissed: '' };
@@ -39,13 +39,7 @@ export function DuplicatesTab() {
                   <tr key={g.id} data-testid={`group-${g.id}`}>
                     <td><span className={`badge confidence ${duplicateGroupTone(g.confidence_score)}`} data-tone={duplicateGroupTone(g.confidence_score)}>{percent(g.confidence_score)}</span></td>
                     <td className="num">{g.duplicate_count}</td>
-                    <td>
-                      {(g.members ?? []).length === 0 ? <span className="muted">—</span> : (
-                        <ul className="ai-list">
-                          {(g.members ?? []).map((m, i) => <li key={m.id ?? i}>{m.transaction_date ?? ''} {m.description ?? ''} {formatUsd(m.amount ?? null)}</li>)}
-                        </ul>
-                      )}
-                    </td>
+                    <td><GroupRecords group={g} /></td>
                     <td><span className={`badge ${STATUS_TONE[g.status] ?? ''}`}>{g.status}</span></td>
                     <td className="actions">
                       {g.status === 'pending' && (

@@ -1,26 +1,34 @@
 import { Spinner } from '../../../components/Spinner';
 import { useDashboardStats } from '../api/queries';
 import { percent } from '../badges';
+import { CalendarPanel } from './CalendarPanel';
 import { useLoadErrorToast } from './useLoadErrorToast';
 
-/** Overview: predictions and their accuracy from feedback, duplicate groups and duplicates prevented. */
+/** Overview: predictions and their accuracy from feedback, duplicate groups and duplicates prevented; calendar insights. */
 export function OverviewTab() {
   const stats = useDashboardStats();
   useLoadErrorToast(stats.isError);
-  if (stats.isPending) return <Spinner label="Loading AI statistics..." />;
-  if (stats.isError) return <div className="form-error" role="alert">Error loading AI dashboard data</div>;
-  const { categorization, duplicates } = stats.data;
   return (
-    <div className="card">
-      <h2>Overview</h2>
-      <div className="stat-cards">
-        <Stat label="Predictions made" value={String(categorization.total_predictions)} testId="stat-predictions" />
-        <Stat label="Categorization accuracy" value={categorization.accuracy === null ? 'No feedback yet' : percent(normalise(categorization.accuracy))} testId="stat-accuracy" />
-        <Stat label="Duplicate groups" value={String(duplicates.total_groups)} testId="stat-groups" />
-        <Stat label="Duplicates prevented" value={String(duplicates.prevented_duplicates)} testId="stat-prevented" />
+    <>
+      <div className="card">
+        <h2>Overview</h2>
+        {stats.isPending ? <Spinner label="Loading AI statistics..." /> : stats.isError ? (
+          <div className="form-error" role="alert">Error loading AI dashboard data</div>
+        ) : (
+          <>
+            <div className="stat-cards">
+              <Stat label="Predictions made" value={String(stats.data.categorization.total_predictions)} testId="stat-predictions" />
+              <Stat label="Categorization accuracy" value={stats.data.categorization.accuracy === null ? 'No feedback yet' : percent(normalise(stats.data.categorization.accuracy))} testId="stat-accuracy" />
+              <Stat label="Duplicate groups" value={String(stats.data.duplicates.total_groups)} testId="stat-groups" />
+              {typeof stats.data.duplicates.pending_groups === 'number' && <Stat label="Awaiting review" value={String(stats.data.duplicates.pending_groups)} testId="stat-pending" />}
+              <Stat label="Duplicates prevented" value={String(stats.data.duplicates.prevented_duplicates)} testId="stat-prevented" />
+            </div>
+            <p className="muted">Accuracy is the share of 'was this correct' answers that said the prediction was right.</p>
+          </>
+        )}
       </div>
-      <p className="muted">Accuracy is the share of predictions people confirmed through 'was this correct' feedback.</p>
-    </div>
+      <CalendarPanel />
+    </>
   );
 }
 

@@ -1,3 +1,4 @@
+import { formatUsd } from '../../../lib/format';
 import { Spinner } from '../../../components/Spinner';
 import { useRecurringPatterns } from '../api/queries';
 import { useLoadErrorToast } from './useLoadErrorToast';
@@ -13,7 +14,7 @@ export function RecurringTab() {
     <div className="table-scroll card">
       <table className="table" aria-label="Recurring patterns">
         <thead>
-          <tr><th>Description</th><th>Category</th><th>Frequency</th><th>Occurrences</th><th>Last match</th><th>Next expected</th></tr>
+          <tr><th>Description</th><th>Category</th><th>Frequency</th><th>Amount</th><th>Occurrences</th><th>Last match</th><th>Next expected</th></tr>
         </thead>
         <tbody>
           {patterns.data.map((p) => (
@@ -21,9 +22,10 @@ export function RecurringTab() {
               <td>{p.description}</td>
               <td>{p.category_name ?? ''}</td>
               <td><span className="badge">{p.frequency}</span></td>
+              <td className="num">{formatUsd(p.amount ?? null)}</td>
               <td className="num">{p.occurrence_count}</td>
               <td>{p.last_match ?? ''}</td>
-              <td>{p.next_expected ?? ''}</td>
+              <td>{p.next_expected_date ?? ''}</td>
             </tr>
           ))}
         </tbody>
