@@ -26,3 +26,4 @@ export * from './matches/routes';
 export * from './settings/routes';
 export * from './ai/llm-test';
 export * from './ai-more/routes';
+export * from './ai/learning';

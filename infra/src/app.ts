@@ -22,6 +22,7 @@ import {
   matchRouter,
   settingsRouter,
   llmTestRouter,
+  aiLearningRouter,
   SlidingWindowLimiter,
   type MatchDeps,
   TokenService,
@@ -54,6 +55,7 @@ import { offThread } from './workers/off-thread';
 import { renderReport } from './reports/run';
 import { findInPages } from './readstore/paged';
 import { ModelChain } from './llm/chain';
+import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -286,6 +288,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       categories: async (companyId) => (await listMasterItems(readStore, companyId, 'categories')).map((c) => ({ id: c.id, name: c.name })),
       ocr: (bytes) => readFile(bytes),
     }));
+    api.use(aiLearningRouter({ ...aiLearningDeps(readStore, workerPool, bus, new CompanyCategorizers(readStore, workerPool)), llm }));
     api.use(masterDataRouter({
       bus,
       usage: async (companyId, kind, id) => {

@@ -16,3 +16,4 @@ export * from './analytics/read';
 export * from './settings/settings';
 export * from './ai-more/calendar';
 export * from './ai-more/matched';
+export * from './ai-learning/ai-learning';

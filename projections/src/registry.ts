@@ -7,11 +7,12 @@ import { transactionsProjection } from './transactions/transactions';
 import { receiptsProjection } from './receipts/receipts';
 import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
+import { aiLearningProjection } from './ai-learning/ai-learning';
 import { analyticsProjection } from './analytics/analytics';
 import { settingsProjection } from './settings/settings';
 import { calendarProjection } from './ai-more/calendar';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection, calendarProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection, calendarProjection, aiLearningProjection];
 }

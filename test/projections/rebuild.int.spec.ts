@@ -329,6 +329,29 @@ async function seedBusiness() {
   await api.http.put('/api/settings/autoMatchThreshold').set(h).send({ value: 80, description: 'Stricter matching' }).expect(200);
   await api.http.put('/api/settings/llm/model').set(h).send({ model: 'claude-rebuild-test' }).expect(200);
   await api.http.put('/api/settings/llm/fallback-model').set(h).send({ model: null }).expect(200);
+  // learning AI (issue 16): a prediction and its feedback; two duplicate pairs, one confirmed, one dismissed
+  await quiet(api);
+  const categories = (await api.http.get('/api/masterdata/categories').set(h).expect(200)).body as Array<{ id: string; name: string }>;
+  const mealsId = categories.find((c) => c.name === 'Meals')!.id;
+  const predicted = await api.http.post(`/api/ai/categorize/transaction/${tx.get('Blue Bottle Coffee')}`).set(h).expect(200);
+  await api.http.post('/api/ai/categorize/feedback').set(h).send({ transactionId: tx.get('Blue Bottle Coffee'), predictedCategoryId: predicted.body.predictedCategoryId, actualCategoryId: mealsId, confidence: predicted.body.confidence }).expect(200);
+  const dupRows: Array<[string, string, number]> = [['2024-03-10', 'Hardware Barn 12', -4000], ['2024-03-11', 'Hardware Barn 12 PENDING', -4000], ['2024-03-12', 'Copy Corner', -1200], ['2024-03-13', 'Copy Corner', -1200]];
+  const dupCsv = `Transaction Date,Description,Amount\n${dupRows.map(([d, t, c]) => `${d},${t},${(c / 100).toFixed(2)}`).join('\n')}\n`;
+  // in Bo's own company, where no receipt waits for auto-match
+  const hbo = bo.headers();
+  expect((await api.http.post('/api/transactions/import').set(hbo).attach('csvFile', Buffer.from(dupCsv), 'dups.csv').expect(200)).body.imported).toBe(dupRows.length);
+  const relisted = (await api.http.get('/api/transactions').query({ limit: 100 }).set(hbo).expect(200)).body.transactions as Array<{ id: string; description: string; transaction_date: string }>;
+  const dupIds: string[] = [];
+  for (const [date, description, amountCents] of dupRows) {
+    const id = relisted.find((t) => t.description === description && t.transaction_date === date)!.id;
+    dupIds.push(id);
+    expected.transactions.set(id, { companyId: bo.companyId, userId: bo.userId, transaction_date: date, description, amountCents, receipt_count: 0 });
+  }
+  const hardware = await api.http.post(`/api/ai/duplicates/check/${dupIds[0]}`).set(hbo).expect(200);
+  const copies = await api.http.post(`/api/ai/duplicates/check/${dupIds[2]}`).set(hbo).expect(200);
+  expect([hardware.body.duplicateAnalysis.isDuplicate, copies.body.duplicateAnalysis.isDuplicate]).toEqual([true, true]);
+  await api.http.put(`/api/ai/duplicates/groups/${hardware.body.duplicateAnalysis.groupId}`).set(hbo).send({ status: 'confirmed' }).expect(200);
+  await api.http.put(`/api/ai/duplicates/groups/${copies.body.duplicateAnalysis.groupId}`).set(hbo).send({ status: 'dismissed' }).expect(200);
 }
 afterAll(async () => api.close());
 

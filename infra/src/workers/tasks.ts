@@ -8,6 +8,7 @@ import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
 import { thumbnail } from '../receipts/thumbnail';
+import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
 import type { RenderInput } from '../reports/task';
 
 /** A Buffer moved into a worker arrives as a plain Uint8Array; the PDF and image code wants Buffers. */
@@ -31,6 +32,7 @@ export const TASKS = {
   receiptFields: ({ text, words, options }: { text: string; words?: OcrWord[]; options?: ExtractOptions }): ReceiptFields => extractReceiptFields(text, words, options),
   /** A PDF or Excel report, rows in and bytes out over its own port (infra/src/reports/run.ts). */
   report: async (input: RenderInput): Promise<null> => (await import('../reports/task')).renderReportTask(input),
+  ...AI_LEARNING_TASKS,
   /** For the pool's own tests: burns CPU for `ms`, or fails. */
   spin: ({ ms, fail }: { ms: number; fail?: { status: number; code: string; message: string } }): { spun: number; items: number[] } => {
     const until = performance.now() + ms;

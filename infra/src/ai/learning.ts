@@ -1,0 +1,123 @@
+/**
+ * Wires the learning AI calls to the read models and the worker pool. Each company's
+ * categoriser (linear model and payee memory of its categorised transactions) is trained in
+ * the worker pool, the first time it is needed and again in the background when it is older
+ * than REFRESH_MS; feedback is read fresh on every prediction, so an answer changes the next
+ * prediction at once. Everything here is rebuilt from read models: nothing to migrate.
+ */
+import { emptyEntry, feedbackInEntry, merchantKey, predictCategory, type CategorizerModel, type LabelledLine, type OfflineCategorizer, type PayeeMemory, type ReadStore } from '@paperlink/domain';
+import type { AiLearningDeps, AiReceipt, AiTransaction, CommandBus } from '@paperlink/command-api';
+import {
+  aiStats, dismissedPairs, duplicateGroup, duplicateGroups, feedbackForMerchant, getReceipt, getTransaction, listMasterItems, RECEIPTS, TRANSACTIONS,
+  companySettings, type ReceiptDoc, type TransactionDoc,
+} from '@paperlink/projections';
+import { findInPages } from '../readstore/paged';
+import type { WorkerPool } from '../workers/pool';
+
+/** A trained categoriser older than this is retrained in the background on its next use. */
+const REFRESH_MS = 15_000;
+/** The newest categorised lines a company's model learns from. */
+const MAX_TRAINING_LINES = 20_000;
+
+interface Trained {
+  model: CategorizerModel;
+  memory: PayeeMemory;
+  at: number;
+}
+
+const asTransaction = (d: TransactionDoc): AiTransaction => ({ id: d._id, userId: d.userId, date: d.transaction_date, description: d.description, amountCents: d.amountCents, categoryName: d.category_name || null });
+const asReceipt = (d: ReceiptDoc): AiReceipt => ({ id: d._id, userId: d.userId, date: d.extracted_date, amountCents: d.extractedCents, merchant: d.extracted_merchant, fileHash: d.sha256 ?? null, fileName: d.original_filename });
+
+export class CompanyCategorizers {
+  private readonly trained = new Map<string, Trained>();
+  private readonly training = new Map<string, Promise<Trained>>();
+
+  constructor(private readonly store: ReadStore, private readonly pool: WorkerPool) {}
+
+  private async train(companyId: string): Promise<Trained> {
+    const lines = await findInPages(this.store.collection<TransactionDoc>(TRANSACTIONS), { companyId }, (d) => (d.category_name ? { description: d.description, amountCents: d.amountCents, categoryId: d.category_name, date: d.transaction_date } : null));
+    const labelled = lines.filter((l): l is LabelledLine & { date: string } => l !== null).sort((a, b) => a.date.localeCompare(b.date)).slice(-MAX_TRAINING_LINES)
+      .map(({ description, amountCents, categoryId }) => ({ description, amountCents, categoryId }));
+    const names = [...new Set(labelled.map((l) => l.categoryId))];
+    const master = await listMasterItems(this.store, companyId, 'categories');
+    const categories = [...new Set([...names, ...master.map((m) => m.name)])].map((n) => ({ id: n, name: n }));
+    const out = await this.pool.run('trainCategorizer', { lines: labelled, categories });
+    const t = { ...out, at: Date.now() };
+    this.trained.set(companyId, t);
+    return t;
+  }
+
+  /** The company's categoriser: trained now the first time, retrained in the background when old. */
+  private async current(companyId: string): Promise<Trained> {
+    const have = this.trained.get(companyId);
+    const stale = !have || Date.now() - have.at > REFRESH_MS;
+    if (stale && !this.training.has(companyId)) {
+      const p = this.train(companyId).finally(() => this.training.delete(companyId));
+      this.training.set(companyId, p);
+      p.catch((error: unknown) => console.warn(`categoriser training failed: ${String(error)}`));
+    }
+    return have ?? (await this.training.get(companyId)!);
+  }
+
+  /** Forgets a company's categoriser (its categorised lines changed a lot: an import). */
+  invalidate(companyId: string): void {
+    this.trained.delete(companyId);
+  }
+
+  async predict(companyId: string, line: { description: string; amountCents: number }, categoryNames: string[]) {
+    const t = await this.current(companyId);
+    const key = merchantKey(line.description);
+    let entry = t.memory[key] ?? emptyEntry();
+    for (const f of await feedbackForMerchant(this.store, companyId, key)) entry = feedbackInEntry(entry, f.predictedCategoryName, f.actualCategoryName);
+    const learned = new Set(t.model.linear?.classes ?? []);
+    for (const c of Object.keys(entry.counts)) learned.add(c);
+    const names = [...new Set([...categoryNames, ...learned])];
+    const p = predictCategory(line, { model: t.model, memory: { [key]: entry }, categories: names.map((n) => ({ id: n, name: n })) });
+    return {
+      categoryName: p.categoryId,
+      confidence: p.confidence,
+      source: p.source,
+      merchantKey: p.merchantKey,
+      alternatives: p.alternatives.map((a) => ({ categoryName: a.categoryId, probability: a.probability })),
+    };
+  }
+
+  /** The language-model chain's offline last resort: the company's own categoriser. */
+  offline(): OfflineCategorizer {
+    return {
+      name: 'offline-learned',
+      categorize: async (input) => {
+        if (!input.companyId) return null;
+        const p = await this.predict(input.companyId, { description: input.description, amountCents: Math.round(input.amount * 100) }, [...input.categories]);
+        return p.categoryName !== null && input.categories.includes(p.categoryName) ? { category: p.categoryName, confidence: p.confidence } : null;
+      },
+    };
+  }
+}
+
+export function aiLearningDeps(store: ReadStore, pool: WorkerPool, bus: CommandBus, categorizers: CompanyCategorizers): Omit<AiLearningDeps, 'llm'> {
+  const own = (companyId: string, scope: { userId?: string }) => ({ companyId, ...(scope.userId ? { userId: scope.userId } : {}) });
+  return {
+    bus,
+    settings: (companyId) => companySettings(store, companyId),
+    categories: async (companyId) => (await listMasterItems(store, companyId, 'categories')).map((c) => ({ id: c.id, name: c.name })),
+    transaction: async (companyId, id) => {
+      const d = await getTransaction(store, companyId, id);
+      return d ? asTransaction(d) : null;
+    },
+    receipt: async (companyId, id) => {
+      const d = await getReceipt(store, companyId, id);
+      return d ? asReceipt(d) : null;
+    },
+    transactions: (companyId, scope) => findInPages(store.collection<TransactionDoc>(TRANSACTIONS), own(companyId, scope), asTransaction),
+    receipts: (companyId, scope) => findInPages(store.collection<ReceiptDoc>(RECEIPTS), own(companyId, scope), asReceipt),
+    predict: (companyId, line, names) => categorizers.predict(companyId, line, names),
+    recurring: (records, onlyMerchantKey) => pool.run('recurringPatterns', { records, ...(onlyMerchantKey !== undefined ? { onlyMerchantKey } : {}) }),
+    duplicateGroups: (records, options) => pool.run('duplicateGroups', { records, options }),
+    duplicatesOf: (target, others, options) => pool.run('duplicatesOf', { target, others, options }),
+    dismissedPairs: (companyId) => dismissedPairs(store, companyId),
+    groups: (companyId, scope, status) => duplicateGroups(store, companyId, scope, status),
+    group: (companyId, id) => duplicateGroup(store, companyId, id),
+    stats: (companyId) => aiStats(store, companyId),
+  };
+}
