@@ -34,7 +34,8 @@ let bo: Account;
 const tx = new Map<string, string>();
 
 /** Collects a binary body. */
-const binary = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
+const binary = (response: unknown, done: (err: Error | null, body: Buffer) => void) => {
+  const res = response as NodeJS.ReadableStream;
   const parts: Buffer[] = [];
   res.on('data', (c: Buffer) => parts.push(c));
   res.on('end', () => done(null, Buffer.concat(parts)));
