@@ -329,6 +329,16 @@ async function seedBusiness() {
   await api.http.put('/api/settings/autoMatchThreshold').set(h).send({ value: 80, description: 'Stricter matching' }).expect(200);
   await api.http.put('/api/settings/llm/model').set(h).send({ model: 'claude-rebuild-test' }).expect(200);
   await api.http.put('/api/settings/llm/fallback-model').set(h).send({ model: null }).expect(200);
+
+  // splitting and calendars (ai-more, issue 16): a split saved, removed and saved again; a calendar uploaded twice (replaced)
+  const split = [{ amount: -2.5, category: 'Travel', job_number: 'JOB-1', cost_code: '01-100' }, { amount: -2, category: 'Meals', job_number: 'JOB-1', cost_code: '01-100' }];
+  await api.http.post(`/api/ai/splitting/${tx.get('Blue Bottle Coffee')}`).set(h).send({ parts: split }).expect(200);
+  await api.http.delete(`/api/ai/splitting/${tx.get('Blue Bottle Coffee')}`).set(h).expect(200);
+  const halves = [{ percentage: 50, category: 'Travel', job_number: 'JOB-1', cost_code: '01-100' }, { percentage: 50, category: 'Meals', job_number: 'JOB-7', cost_code: '01-100' }];
+  await api.http.post(`/api/ai/splitting/${tx.get('Shell Fuel')}`).set(h).send({ mode: 'percentage', parts: halves }).expect(200);
+  const ics = (summary: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:lisbon@test\r\nSUMMARY:${summary}\r\nLOCATION:Lisboa\r\nDTSTART;VALUE=DATE:20240303\r\nDTEND;VALUE=DATE:20240306\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:weekly@test\r\nSUMMARY:Standup\r\nDTSTART:20240301T090000Z\r\nDTEND:20240301T093000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+  await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Trip to Lisboa')), 'trips.ics').expect(201);
+  await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Lisboa site visit')), 'trips.ics').expect(201);
   // learning AI (issue 16): a prediction and its feedback; two duplicate pairs, one confirmed, one dismissed
   await quiet(api);
   const categories = (await api.http.get('/api/masterdata/categories').set(h).expect(200)).body as Array<{ id: string; name: string }>;
