@@ -54,6 +54,7 @@ import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
 import { renderReport } from './reports/run';
 import { findInPages } from './readstore/paged';
+import { aiMoreRouters } from './ai-more/wiring';
 import { ModelChain } from './llm/chain';
 import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
@@ -298,6 +299,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
       parsers: cpu.parsers,
     }));
+    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf }));
     api.use(notFound);
     api.use(errorHandler());
     app.use('/api', api);

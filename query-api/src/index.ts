@@ -8,3 +8,4 @@ export * from './analytics/routes';
 export * from './operations';
 export * from './exports/routes';
 export * from './exports/options';
+export * from './ai-more/routes';

@@ -8,6 +8,9 @@ import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
 import { thumbnail } from '../receipts/thumbnail';
+import { parseICalendar } from '../calendar/ical';
+import { calendarInsights, rankCandidates } from '@paperlink/domain';
+import type { CalendarEventRef, CalendarInsights, ParsedCalendar, RankedCandidate, RankTarget, SpendLine } from '@paperlink/domain';
 import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
 import type { RenderInput } from '../reports/task';
 
@@ -30,6 +33,10 @@ export const TASKS = {
   autoMatch: ({ receipts, transactions, options }: { receipts: ReceiptInput[]; transactions: TransactionInput[]; options: AutoMatchOptions }): MatchProposal[] =>
     autoMatch(receipts, transactions, options),
   receiptFields: ({ text, words, options }: { text: string; words?: OcrWord[]; options?: ExtractOptions }): ReceiptFields => extractReceiptFields(text, words, options),
+  /** An iCalendar upload (up to 5 MB, recurring rules expanded): ai-more. */
+  calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
+  calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
+  rankCandidates: ({ target, others, limit }: { target: RankTarget; others: Array<ReceiptInput | TransactionInput>; limit: number }): RankedCandidate[] => rankCandidates(target, others, limit),
   /** A PDF or Excel report, rows in and bytes out over its own port (infra/src/reports/run.ts). */
   report: async (input: RenderInput): Promise<null> => (await import('../reports/task')).renderReportTask(input),
   ...AI_LEARNING_TASKS,
