@@ -94,12 +94,25 @@ browserSuite(NAME, () => {
   }
 
   /** Clicks Generate and returns the downloaded file with the name the server gave it. */
-  async function download(page: Page, format: 'PDF' | 'Excel'): Promise<{ name: string; served: string; bytes: Buffer }> {
+  async function download(page: Page, format: 'PDF' | 'Excel', watchProgress = false): Promise<{ name: string; served: string; bytes: Buffer }> {
     await page.getByRole('radio', { name: format }).check();
+    // A report of five rows is quicker than a look: hold the request back a moment to see the progress.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    if (watchProgress) await page.route('**/api/exports/**', async (route) => { await held; await route.continue(); }, { times: 1 });
     const response = page.waitForResponse((r) => /\/api\/exports\/(pdf|excel)\//.test(r.url()) && r.request().method() === 'POST', { timeout: 60_000 });
     const file = page.waitForEvent('download', { timeout: 60_000 });
     await page.getByRole('button', { name: `Generate ${format} Report` }).click();
-    // The progress shows while the server works (a report of five rows can be quicker than a poll).
+    if (watchProgress) {
+      const progress = page.getByRole('progressbar', { name: 'Report progress' });
+      await progress.waitFor();
+      expect(await page.getByTestId('export-status').getAttribute('aria-live')).toBe('polite');
+      expect(await page.getByTestId('export-status').textContent()).toContain(`Generating your ${format} report`);
+      expect(await page.getByRole('button', { name: `Generating ${format} report...` }).isDisabled()).toBe(true);
+      await shot(page, `85-exports-generating-${format.toLowerCase()}`);
+      release();
+      await progress.waitFor({ state: 'detached', timeout: 60_000 });
+    }
     const res = await response;
     expect(res.status()).toBe(200);
     const disposition = res.headers()['content-disposition'] ?? '';
@@ -147,7 +160,7 @@ browserSuite(NAME, () => {
       await expect.poll(() => page.getByTestId('quick-analytics').textContent(), { timeout: 15_000 }).toContain('$170.90');
       await shot(page, '80-exports-admin-preview');
 
-      const pdf = await download(page, 'PDF');
+      const pdf = await download(page, 'PDF', true);
       expect(pdf.name).toBe(pdf.served);
       expect(pdf.name).toMatch(/\.pdf$/);
       expect(pdf.name).not.toBe('report.pdf');
@@ -169,6 +182,14 @@ browserSuite(NAME, () => {
       expect(formula.type).toBe(ExcelJS.ValueType.String);
       expect(book.cells.some((c) => c.value === -80 || c.value === -80.0)).toBe(true);
       await shot(page, '82-exports-admin-downloaded');
+
+      // The admin-only analytics report: every section, one sheet each.
+      await page.getByRole('radio', { name: 'Analytics' }).check();
+      const analytics = await download(page, 'Excel');
+      expect(analytics.name).toBe(analytics.served);
+      const sections = await xlsxText(analytics.bytes);
+      expect(sections.sheets).toEqual(expect.arrayContaining(['Summary', 'Transactions', 'Receipts', 'Matches']));
+      expect(sections.texts.some((t) => t.includes(USER_ROWS[0]!))).toBe(true);
       await context.close();
     }, 180_000);
 
@@ -200,6 +221,20 @@ browserSuite(NAME, () => {
       const book = await xlsxText(xlsx.bytes);
       for (const row of USER_ROWS) expect(book.texts.some((t) => t.includes(row))).toBe(true);
       for (const row of ADMIN_ROWS) expect(book.texts.some((t) => t.includes(row))).toBe(false);
+
+      // A period: the start after the end is refused on the screen; a real one names the file and keeps its rows.
+      await page.getByLabel('Start date').fill('2024-03-06');
+      await page.getByLabel('End date').fill('2024-03-01');
+      await page.getByRole('button', { name: 'Generate Excel Report' }).click();
+      await expect.poll(() => page.getByTestId('export-problem').textContent()).toBe('The start date must be on or before the end date');
+      await page.getByLabel('Start date').fill('2024-03-01');
+      await page.getByLabel('End date').fill('2024-03-05');
+      const march = await download(page, 'Excel');
+      expect(march.name).toBe(march.served);
+      expect(march.name).toContain('2024-03-01');
+      const early = await xlsxText(march.bytes);
+      expect(early.texts.some((t) => t.includes(USER_ROWS[0]!))).toBe(true);
+      expect(early.texts.some((t) => t.includes(USER_ROWS[1]!))).toBe(false);
       await shot(page, '84-exports-user-downloaded');
       await context.close();
       expect(violations).toEqual([]);
