@@ -80,10 +80,8 @@ browserSuite(NAME, () => {
     });
     page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
     await page.goto(`${server.url}/auth`);
-    await page.evaluate((id) => {
-      localStorage.setItem('currentCompanyId', id);
-      localStorage.setItem('companyId', id);
-    }, ada.companyId!);
+    const company = JSON.stringify(ada.companyId);
+    await page.evaluate(`localStorage.setItem('currentCompanyId', ${company}); localStorage.setItem('companyId', ${company});`);
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
