@@ -54,9 +54,9 @@ import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
 import { renderReport } from './reports/run';
 import { findInPages } from './readstore/paged';
-import { aiMoreRouters } from './ai-more/wiring';
 import { ModelChain } from './llm/chain';
 import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
+import { aiMoreRouters } from './ai-more/wiring';
 import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -117,8 +117,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const hasher = options.hasher ?? new Argon2Hasher();
     const access = accessReader(readStore);
     const views = accountViews(readStore);
-    // The language model: the company's primary and fallback hosted models (when a key is set), then offline.
-    const llm = new ModelChain({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES });
+    // The language model: the company's primary and fallback hosted models (when a key is set),
+    // then the company's own offline categoriser (trained in the worker pool), then "no model".
+    const categorizers = new CompanyCategorizers(readStore, workerPool);
+    const llm = new ModelChain({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES, offline: categorizers.offline() });
     const settingsOf = (companyId: string) => companySettings(readStore, companyId);
     const loginFailuresPerAddress = new SlidingWindowLimiter(config.LOGIN_MAX_FAILURES_PER_ADDRESS, config.LOGIN_ADDRESS_WINDOW_SECONDS * 1000);
 
@@ -289,7 +291,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       categories: async (companyId) => (await listMasterItems(readStore, companyId, 'categories')).map((c) => ({ id: c.id, name: c.name })),
       ocr: (bytes) => readFile(bytes),
     }));
-    api.use(aiLearningRouter({ ...aiLearningDeps(readStore, workerPool, bus, new CompanyCategorizers(readStore, workerPool)), llm }));
+    const aiLearning = { ...aiLearningDeps(readStore, workerPool, bus, categorizers), llm };
+    api.use(aiLearningRouter(aiLearning));
     api.use(masterDataRouter({
       bus,
       usage: async (companyId, kind, id) => {
@@ -299,7 +302,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
       parsers: cpu.parsers,
     }));
-    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf }));
+    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning }));
     api.use(notFound);
     api.use(errorHandler());
     app.use('/api', api);

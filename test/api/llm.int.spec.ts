@@ -45,6 +45,13 @@ beforeAll(async () => {
     const res = await api.http.post('/api/masterdata/categories').set(ada.headers()).send({ name }).expect(201);
     categoryIds.set(name, res.body.id);
   }
+  // categorised history, for the company's own offline categoriser (the chain's last resort)
+  const history = [
+    'Transaction Date,Description,Amount,Category',
+    ...['DELTA AIR 1001', 'DELTA AIR 1002', 'DELTA AIR 1003', 'MARRIOTT DENVER 7', 'HILTON AUSTIN 9'].map((d, i) => `2025-01-0${i + 1},${d},-${300 + i}.00,Travel`),
+    ...['CHIPOTLE 9128', 'CHIPOTLE 9130', 'PANERA BREAD 44', 'STARBUCKS 1200'].map((d, i) => `2025-02-0${i + 1},${d},-${12 + i}.50,Meals`),
+  ].join('\n');
+  await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(`${history}\n`), 'history.csv').expect(200);
 });
 afterAll(async () => {
   vi.restoreAllMocks();
@@ -55,13 +62,13 @@ afterAll(async () => {
 describe('language-model API', () => {
   it('health: the chain and a connected API, for every member; a non-member is refused', async () => {
     const res = keep(await api.http.get('/api/ai/llm/health').set(bo.headers(ada.companyId)).expect(200));
-    expect(res.body).toMatchObject({ status: 'ok', connected: true, keyConfigured: true, chain: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'no model'], aiEnabled: true });
+    expect(res.body).toMatchObject({ status: 'ok', connected: true, keyConfigured: true, chain: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'offline-learned'], aiEnabled: true });
     expect((await api.http.get('/api/ai/llm/health').set(eve.headers(ada.companyId))).status).toBe(403);
   });
 
   it('lists the Models API models to admins and keeps the chosen ones to that list', async () => {
     const list = keep(await api.http.get('/api/settings/llm/available-models').set(ada.headers()).expect(200));
-    expect(list.body.models.map((m: { name: string }) => m.name)).toEqual(fake.models);
+    expect(list.body.models.map((m: { name: string; source: string }) => [m.name, m.source])).toEqual([...fake.models.map((m) => [m, 'remote']), ['offline-learned', 'offline']]);
     expect((await api.http.get('/api/settings/llm/available-models').set(bo.headers(ada.companyId))).status).toBe(403);
     const refused = keep(await api.http.put('/api/settings/llm/model').set(ada.headers()).send({ model: 'claude-made-up' }));
     expect(refused.status).toBe(400);
@@ -69,7 +76,7 @@ describe('language-model API', () => {
     keep(await api.http.put('/api/settings/llm/model').set(ada.headers()).send({ model: 'claude-primary-test' }).expect(200));
     keep(await api.http.put('/api/settings/llm/fallback-model').set(ada.headers()).send({ model: 'claude-fallback-test' }).expect(200));
     const test = keep(await api.http.post('/api/settings/llm/test').set(ada.headers()).expect(200));
-    expect(test.body).toMatchObject({ connected: true, model: 'claude-primary-test', fallbackModel: 'claude-fallback-test', chain: ['claude-primary-test', 'claude-fallback-test', 'no model'] });
+    expect(test.body).toMatchObject({ connected: true, model: 'claude-primary-test', fallbackModel: 'claude-fallback-test', chain: ['claude-primary-test', 'claude-fallback-test', 'offline-learned'] });
   });
 
   it("test categorisation: the company's categories as the only answers, the fallback model when the primary is overloaded", async () => {
@@ -85,12 +92,13 @@ describe('language-model API', () => {
     expect(tool.input_schema.properties.category.enum.sort()).toEqual(['Meals', 'Office Supplies', 'Travel', 'none']);
   });
 
-  it('when every model fails, the answer says no model could (no invented category)', async () => {
+  it("when both hosted models fail, the company's own offline categoriser answers from its history", async () => {
     fake.script('claude-primary-test', { kind: 'status', status: 500 });
     fake.script('claude-fallback-test', { kind: 'hang' });
-    const res = keep(await api.http.post('/api/ai/llm/test-categorization').set(ada.headers()).send({ description: 'ACME 55', amount: -10 }).expect(200));
-    expect(res.body).toMatchObject({ predictedCategory: 'none', predictedCategoryId: null, confidence: 0, model: null, source: 'none' });
-    expect(res.body.attempts.map((a: { reason?: string }) => a.reason)).toEqual(['http 500', 'timeout', 'no model could answer']);
+    const res = keep(await api.http.post('/api/ai/llm/test-categorization').set(ada.headers()).send({ description: 'DELTA AIR 1007', amount: -310 }).expect(200));
+    expect(res.body).toMatchObject({ predictedCategory: 'Travel', predictedCategoryId: categoryIds.get('Travel'), model: 'offline-learned', source: 'offline' });
+    expect(res.body.confidence).toBeGreaterThan(0);
+    expect(res.body.attempts.map((a: { model: string; reason?: string }) => [a.model, a.reason])).toEqual([['claude-primary-test', 'http 500'], ['claude-fallback-test', 'timeout'], ['offline-learned', undefined]]);
   });
 
   it('checks membership and the AI switch', async () => {

@@ -59,7 +59,7 @@ browserSuite(NAME, () => {
     await call(admin.page, 'POST', '/companies/current/invite', { email: `bo-settings-${stamp}@example.com`, role: 'user' });
     // Bo works in Ana's company from now on
     const anaCompany = (await stored(admin.page)).get('currentCompanyId')!;
-    await user.page.evaluate((id) => window.localStorage.setItem('currentCompanyId', id), anaCompany);
+    await user.page.evaluate(`localStorage.setItem('currentCompanyId', ${JSON.stringify(anaCompany)}); localStorage.setItem('companyId', ${JSON.stringify(anaCompany)});`);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -102,7 +102,7 @@ browserSuite(NAME, () => {
     await page.goto(`${server.url}/llm-test`);
     await page.getByRole('button', { name: 'Check Health' }).click();
     await expect.poll(() => page.locator('[data-result="status"]').textContent()).toBe('ok');
-    expect(await page.locator('[data-result="chain"]').textContent()).toBe('claude-primary-test → claude-fallback-test → no model');
+    expect(await page.locator('[data-result="chain"]').textContent()).toBe('claude-primary-test → claude-fallback-test → offline-learned');
     fake.script('claude-primary-test', { kind: 'status', status: 529 });
     fake.script('claude-fallback-test', { kind: 'answer', category: 'Travel', confidence: 0.91 });
     await page.getByLabel('Description').fill('DELTA AIR 0062 ATLANTA');

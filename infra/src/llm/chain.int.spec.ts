@@ -115,6 +115,14 @@ describe('language-model chain through the real SDK', () => {
     expect(JSON.stringify(h)).not.toContain(KEY);
   });
 
+  it('the offline model chosen as primary is not sent to the API: the chain goes to it after the fallback', async () => {
+    fake.script(models.fallback, { kind: 'status', status: 500 });
+    const since = fake.seen.length;
+    const r = await chain({ offline }).categorize(input, { models: { primary: 'offline-test', fallback: models.fallback } });
+    expect(r).toMatchObject({ model: 'offline-test', source: 'offline' });
+    expect(fake.seen.slice(since).filter((x) => x.model === 'offline-test')).toEqual([]);
+  });
+
   it("a caller's abort stops the chain at once (no fallback)", async () => {
     fake.script(models.primary, { kind: 'hang' });
     const since = fake.seen.length;

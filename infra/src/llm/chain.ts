@@ -61,7 +61,9 @@ export class ModelChain implements LanguageModel {
   private remoteModels(options?: CallOptions): string[] {
     const primary = options?.models?.primary || this.defaults.primary;
     const fallback = options?.models && 'fallback' in options.models ? options.models.fallback : this.defaults.fallback;
-    return [primary, ...(fallback && fallback !== primary ? [fallback] : [])];
+    // The offline model chosen as primary or fallback is not a hosted one: it answers last anyway.
+    const offline = this.options.offline?.name;
+    return [primary, ...(fallback && fallback !== primary ? [fallback] : [])].filter((m) => m !== offline);
   }
 
   chain(options?: CallOptions): string[] {
