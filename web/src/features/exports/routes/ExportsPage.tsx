@@ -85,6 +85,7 @@ export function ExportsPage() {
     }
   };
 
+  if (!company) return <section className="page"><h1>Export Reports</h1><p className="empty">Reports are made per company: join or create one first.</p></section>;
   if (options.isPending) return <section className="page"><h1>Export Reports</h1><Spinner label="Loading export options..." /></section>;
   if (options.isError) {
     return (
