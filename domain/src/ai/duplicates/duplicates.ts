@@ -45,7 +45,8 @@ export interface DuplicateOptions {
   minConfidence?: number;
 }
 
-export const DEFAULT_MAX_DAYS = 4;
+/** Postings of one charge fall within days of each other; a week apart is another charge (truth of the ledgers). */
+export const DEFAULT_MAX_DAYS = 6;
 
 /** Order-free key of a pair of ids. */
 export function pairKey(a: string, b: string): string {
@@ -87,7 +88,9 @@ export function pairConfidence(x: DuplicateCandidate, y: DuplicateCandidate, opt
   // A recurring charge repeats at its cadence: two of its occurrences are not one charge unless
   // one is the other's pending form or they fall on the same day.
   if (oneSeries && !pendingPosted && gap > 1) return null;
-  let confidence = pendingPosted ? 0.95 : 0.9 - 0.06 * gap;
+  let confidence = pendingPosted ? 0.95 : 0.92 - 0.05 * gap;
+  // A round amount days apart (a $50.00 fill-up, a $25.00 toll) repeats by itself more often.
+  if (!pendingPosted && gap >= 2 && x.amountCents % 100 === 0) confidence -= 0.15;
   if (dx.key !== dy.key) confidence -= 0.15 * (1 - sim) + 0.05;
   if (x.description.trim().toUpperCase() === y.description.trim().toUpperCase()) reasons.push('same descriptor');
   else reasons.push(pendingPosted ? 'pending and posted forms of one descriptor' : 'similar merchant');

@@ -90,7 +90,14 @@ function longestChain(items: Item[], cadence: Cadence, tol: number): Item[] {
     const it = items[i] as Item;
     for (let j = 0; j < i; j++) {
       const jt = items[j] as Item;
-      if (Math.abs(cadence.next(jt.day) - it.day) > cadence.tolerance) continue;
+      // Within the tolerance of one period after the previous occurrence, or (a date early one
+      // period and late the next) within it of two periods after the one before.
+      const miss = Math.abs(cadence.next(jt.day) - it.day);
+      if (miss > cadence.tolerance) {
+        const p = prev[j] ?? -1;
+        const pt = items[p];
+        if (miss > 2 * cadence.tolerance || pt === undefined || Math.abs(cadence.next(cadence.next(pt.day)) - it.day) > cadence.tolerance) continue;
+      }
       if (!close(jt.abs, it.abs, tol)) continue;
       if ((len[j] ?? 1) + 1 > (len[i] ?? 1)) {
         len[i] = (len[j] ?? 1) + 1;
@@ -103,6 +110,12 @@ function longestChain(items: Item[], cadence: Cadence, tol: number): Item[] {
   const chain: Item[] = [];
   for (let i = items.length > 0 ? end : -1; i >= 0; i = prev[i] ?? -1) chain.unshift(items[i] as Item);
   return chain;
+}
+
+function countBy<T>(xs: T[]): Map<T, number> {
+  const m = new Map<T, number>();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return m;
 }
 
 function fnv(text: string): string {
@@ -158,10 +171,14 @@ export function detectRecurringPatterns(records: readonly RecurringRecord[], opt
       const stray = rest.filter((x) => !inChain.has(x) && x.day >= first.day && x.day <= last.day && close(x.abs, ref, tol)
         && !chain.some((c) => Math.abs(c.day - x.day) <= 1));
       if (stray.length > chain.length * 0.25) break;
+      // A bill repeats its amount: three visits of similar but all different amounts that happen
+      // to fall a period apart are a coincidence, not a series (longer series may all differ).
+      const modeCount = Math.max(...[...countBy(chain.map((c) => c.abs)).values()]);
+      if (chain.length <= minCount && modeCount < 2) break;
       const merchantKey = groupKey.slice(0, groupKey.lastIndexOf('|'));
       const sign = first.r.amountCents < 0 ? -1 : 1;
       const gaps = chain.slice(1).map((c, i) => Math.abs(c.day - cadence.next((chain[i] as Item).day)));
-      const regularity = 1 - median(gaps) / (cadence.tolerance + 1);
+      const regularity = Math.max(0, 1 - median(gaps) / (2 * cadence.tolerance + 1));
       patterns.push({
         id: `rec-${fnv(`${merchantKey}|${cadence.frequency}|${Math.round(ref)}`)}`,
         merchantKey,
@@ -174,7 +191,7 @@ export function detectRecurringPatterns(records: readonly RecurringRecord[], opt
         nextExpectedDate: toDate(cadence.next(last.day)),
         categoryName: mostCommon(chain.map((c) => c.r.categoryName)),
         memberIds: chain.map((c) => c.r.id),
-        confidence: Math.round(Math.min(0.99, 0.5 + 0.08 * chain.length) * (0.7 + 0.3 * regularity) * 100) / 100,
+        confidence: Math.round(Math.min(0.99, 0.5 + 0.08 * chain.length) * (0.6 + 0.2 * regularity + 0.2 * (modeCount / chain.length)) * 100) / 100,
       });
       rest = rest.filter((x) => !inChain.has(x));
     }
