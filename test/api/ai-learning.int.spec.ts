@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceiptReading } from '@paperlink/domain';
+import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { png } from '../support/images';
 
@@ -36,10 +37,12 @@ const CSV = [
   ben('2025-05-05', 'HOME DEPOT #4410', '-230.15'), ben('2025-05-07', 'HOME DEPOT #4410 PENDING', '-230.15'),
   ben('2025-05-01', 'STARBUCKS 3321', '-6.45'), ben('2025-05-09', 'STARBUCKS 3321', '-6.45'),
   // Cy's lines.
+  cy('2025-05-02', 'ZQX 7781 KLMV', '-18.75'),
   cy('2025-05-03', 'UPS STORE 0042', '-18.20'), cy('2025-05-04', 'UPS STORE 0042 PENDING', '-18.20'), cy('2025-05-06', 'CHEVRON 0412', '-59.99'),
 ].join('\n');
 
 let api: Api;
+let fake: FakeAnthropic;
 let ada: Account;
 let benAcc: Account;
 let cyAcc: Account;
@@ -53,7 +56,11 @@ const post = (who: Account, path: string, body: object = {}) => api.http.post(`/
 const get = (who: Account, path: string) => api.http.get(`/api${path}`).set(as(who));
 
 beforeAll(async () => {
-  api = await startApi({}, undefined, { reader });
+  // A hosted model behind a local server in the Messages API's shape: failing unless a test scripts it.
+  fake = await startFakeAnthropic();
+  fake.script('claude-sonnet-4-5', { kind: 'status', status: 500 });
+  fake.script('claude-haiku-4-5', { kind: 'status', status: 500 });
+  api = await startApi({ ANTHROPIC_API_KEY: 'sk-ant-test-ai-learning-0000', ANTHROPIC_BASE_URL: fake.url, LLM_TIMEOUT_MS: '500', LLM_MAX_RETRIES: '0' }, undefined, { reader });
   ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin' });
   benAcc = await registerAccount(api, { firstName: 'Ben', lastName: 'Baker' });
   cyAcc = await registerAccount(api, { firstName: 'Cy', lastName: 'Cole' });
@@ -70,7 +77,10 @@ beforeAll(async () => {
   for (const t of list.body.transactions as Array<Record<string, unknown>>) tx.set(txKey(String(t.transaction_date), String(t.description)), String(t.id));
   expect(tx.size).toBe(CSV.split('\n').length - 1);
 }, 60_000);
-afterAll(async () => api.close());
+afterAll(async () => {
+  await api.close();
+  await fake.close();
+});
 
 const id = (date: string, description: string) => {
   const v = tx.get(txKey(date, description));
@@ -112,6 +122,19 @@ describe('categorisation', () => {
     expect(after.accuracy).toBeCloseTo((before.feedback_count * (before.accuracy ?? 0) + 1) / (before.feedback_count + 2), 3);
     const dash = (await get(ada, '/ai/dashboard/stats').expect(200)).body;
     expect(dash.categorization.total_predictions).toBe(after.total_predictions);
+  });
+
+  it("asks the chosen language model when the company's own answer is unsure, constrained to the company's categories", async () => {
+    const odd = id('2025-05-02', 'ZQX 7781 KLMV');
+    const own = await post(cyAcc, `/ai/categorize/transaction/${odd}`).expect(200);
+    expect(own.body.details.source).not.toBe('language-model');
+    expect(own.body.confidence).toBeLessThan(0.7);
+    fake.script('claude-sonnet-4-5', { kind: 'answer', category: 'Shipping', confidence: 0.91 });
+    const asked = await post(cyAcc, `/ai/categorize/transaction/${odd}`).expect(200);
+    fake.script('claude-sonnet-4-5', { kind: 'status', status: 500 });
+    expect(asked.body).toMatchObject({ predictedCategory: 'Shipping', predictedCategoryId: cat.get('Shipping'), confidence: 0.91, details: { source: 'language-model', model: 'claude-sonnet-4-5' } });
+    const request = fake.seen.filter((r) => r.model === 'claude-sonnet-4-5' && r.body).at(-1);
+    expect(JSON.stringify(request?.body)).toContain('Office Supplies');
   });
 
   it('refuses an unknown category in feedback', async () => {
