@@ -249,6 +249,21 @@ describe('advanced matching and comprehensive analysis', () => {
     expect(Object.keys(a).sort()).toEqual(['calendarAnalysis', 'categorization', 'duplicateAnalysis', 'recurringAnalysis']);
     expect(a.calendarAnalysis).toMatchObject({ hasCorrelation: true });
     expect(a.calendarAnalysis.error).toBeUndefined();
+    expect(a.categorization.error).toBeUndefined();
+    expect(a.categorization.confidence).toBeGreaterThanOrEqual(0);
+    expect(a.duplicateAnalysis).toMatchObject({ isDuplicate: false, similarTransactions: [] });
+    expect(a.recurringAnalysis).toMatchObject({ hasPattern: false, frequency: null });
+    // one analysis failing (categorisation switched off) leaves the others standing
+    const h = ada.headers();
+    await api.http.put('/api/settings/autoCategorization').set(h).send({ value: false }).expect(200);
+    try {
+      const partial = (await api.http.post(`/api/ai/analyze/comprehensive/${tx.get('HAMPTON INN DENVER CO')}`).set(h).expect(200)).body.analysis;
+      expect(partial.categorization.error).toMatch(/switched off/);
+      expect(partial.calendarAnalysis).toMatchObject({ hasCorrelation: true });
+      expect(partial.duplicateAnalysis.error).toBeUndefined();
+    } finally {
+      await api.http.put('/api/settings/autoCategorization').set(h).send({ value: true }).expect(200);
+    }
     await api.http.post(`/api/ai/analyze/comprehensive/${tx.get('HAMPTON INN DENVER CO')}`).set(bo.headers(ada.companyId)).expect(404);
   });
 

@@ -4,11 +4,12 @@
  * worker pool for the CPU work and the company's settings for the AI switch.
  */
 import type { Router } from 'express';
-import { aiMoreRouter, type CommandBus } from '@paperlink/command-api';
+import { aiMoreRouter, type AiLearningDeps, type CommandBus } from '@paperlink/command-api';
 import type { CompanySettings, EventStore, ReadStore } from '@paperlink/domain';
 import { getTransaction, matchedReceiptOf } from '@paperlink/projections';
 import { aiMoreQueryRouter, type Analyzer } from '@paperlink/query-api';
 import type { OffThread } from '../workers/off-thread';
+import { learningAnalyzers } from './analyzers';
 
 export interface AiMoreWiring {
   bus: CommandBus;
@@ -16,7 +17,9 @@ export interface AiMoreWiring {
   readStore: ReadStore;
   cpu: Pick<OffThread, 'calendar' | 'calendarInsights' | 'rankCandidates'>;
   settingsOf(companyId: string): Promise<CompanySettings>;
-  /** The learning analyses (categorisation, duplicates, recurring) for the comprehensive call. */
+  /** The learning ports (categorisation, duplicates, recurring) the comprehensive call asks. */
+  learning?: AiLearningDeps;
+  /** Or analyses given directly (tests). */
   analyzers?: Partial<Record<'categorization' | 'duplicateAnalysis' | 'recurringAnalysis', Analyzer>>;
 }
 
@@ -36,7 +39,7 @@ export function aiMoreRouters(w: AiMoreWiring): Router[] {
       aiEnabled,
       rank: (target, others, limit) => w.cpu.rankCandidates(target, others, limit),
       insights: (events, lines) => w.cpu.calendarInsights(events, lines),
-      analyzers: w.analyzers ?? {},
+      analyzers: w.analyzers ?? (w.learning ? learningAnalyzers(w.learning, w.settingsOf) : {}),
     }),
   ];
 }
