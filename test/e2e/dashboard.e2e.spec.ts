@@ -14,7 +14,7 @@ const NAME = 'dashboard in Debian chromium: every tab as admin, the user overvie
 interface Truth {
   receipt_to_transaction: Record<string, { date: string; description: string; amount: number } | null>;
 }
-interface Tx { amount: number; receipt_count: number; description: string | null; category_name: string | null; job_number_name: string | null; cost_code_name: string | null }
+interface Tx { transaction_date: string; amount: number; receipt_count: number; description: string | null; category_name: string | null; job_number_name: string | null; cost_code_name: string | null }
 interface Rc { processing_status: string; match_count: number; extracted_amount: number | null }
 interface Mt { id: string; user_confirmed: boolean }
 
@@ -196,6 +196,7 @@ browserSuite(NAME, () => {
       expect(await text(page, 'an-auto-match-success-value')).toBe(pct(confirmed, mts.length));
       expect(await text(page, 'an-auto-match-success-sub')).toBe(`measured: ${confirmed} of ${mts.length} matches confirmed`);
       expect(await page.getByText('85%').count()).toBe(0);
+      await expect.poll(() => page.locator('.recharts-wrapper').count(), { timeout: 15_000 }).toBe(1);
       await shot(page, '62-dashboard-admin-analytics');
 
       // Keyboard: the arrow key moves to User Activity and takes the focus along.
@@ -219,6 +220,19 @@ browserSuite(NAME, () => {
       const biggest = [...byCategory].sort((a, b) => b[1] - a[1])[0]!;
       expect(top[0]).toBe(`${biggest[0]} ${usd(biggest[1])}`);
       await expect.poll(() => page.locator('.recharts-wrapper').count(), { timeout: 15_000 }).toBe(2);
+      // Spending over time by month: the last 12 months with transactions, each month's expenses summed here.
+      const byMonth = new Map<string, number>();
+      for (const t of expenses) byMonth.set(t.transaction_date.slice(0, 7), (byMonth.get(t.transaction_date.slice(0, 7)) ?? 0) - t.amount);
+      const lastMonth = [...byMonth.keys()].sort().at(-1)!;
+      expect(await text(page, 'chart-spending-time-note')).toContain('By month');
+      await page.getByTestId('chart-spending-time').getByText('Show data table').click();
+      const rows = await page.getByRole('table', { name: 'Spending over time data' }).locator('tbody tr').allInnerTexts();
+      expect(rows).toHaveLength(12);
+      expect(rows.at(-1)!.split('\t').slice(0, 2)).toEqual([lastMonth, usd(byMonth.get(lastMonth)!)]);
+      for (const row of rows) {
+        const [month, spent] = row.split('\t');
+        expect(spent, month).toBe(usd(byMonth.get(month!) ?? 0));
+      }
       await shot(page, '64-dashboard-admin-financial');
 
       await page.getByRole('tab', { name: 'System Health' }).click();

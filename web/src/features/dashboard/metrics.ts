@@ -1,4 +1,4 @@
-import type { Analytics, RecentTransaction, Stats } from './api/dashboard';
+import type { Analytics, RecentTransaction, SeriesPoint, Stats } from './api/dashboard';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -97,12 +97,12 @@ export interface MatchRatePoint {
 }
 
 /**
- * Spending over time: the analytics series when the server keeps one, else the recent
- * transactions by day (what the dashboard already holds). `source` says which.
+ * Spending over time: the monthly series when there is one, else the recent transactions by
+ * day (what the dashboard already holds). `source` says which.
  */
-export function spendingOverTime(analytics: Analytics | undefined, recent: RecentTransaction[] | undefined): { source: 'series' | 'recent' | 'none'; points: SpendingPoint[] } {
-  if (analytics?.series?.length) {
-    return { source: 'series', points: analytics.series.map((s) => ({ period: s.period, expenses: round2(Math.abs(s.expenses)), matched: round2(Math.abs(s.matchedExpenses)) })) };
+export function spendingOverTime(series: SeriesPoint[] | undefined, recent: RecentTransaction[] | undefined): { source: 'series' | 'recent' | 'none'; points: SpendingPoint[] } {
+  if (series?.length) {
+    return { source: 'series', points: series.map((s) => ({ period: s.period, expenses: round2(Math.abs(s.expenses)), matched: round2(Math.abs(s.matchedExpenses)) })) };
   }
   if (!recent?.length) return { source: 'none', points: [] };
   const byDay = new Map<string, SpendingPoint>();
@@ -117,11 +117,9 @@ export function spendingOverTime(analytics: Analytics | undefined, recent: Recen
   return { source: points.length ? 'recent' : 'none', points };
 }
 
-/** Match rate over time: per period of the series (matched transactions of all); without one, the current rate only. */
-export function matchRateOverTime(analytics: Analytics | undefined): { source: 'series' | 'current' | 'none'; points: MatchRatePoint[] } {
-  if (analytics?.series?.length) {
-    return { source: 'series', points: analytics.series.map((s) => ({ period: s.period, matchRate: round1(share(s.matchedTransactions, s.transactions)) })) };
-  }
+/** Match rate over time (share of expenses matched) per month of the series; without one, the current rate only. */
+export function matchRateOverTime(series: SeriesPoint[] | undefined, analytics: Analytics | undefined): { source: 'series' | 'current' | 'none'; points: MatchRatePoint[] } {
+  if (series?.length) return { source: 'series', points: series.map((s) => ({ period: s.period, matchRate: round1(s.matchRate) })) };
   if (!analytics) return { source: 'none', points: [] };
   return { source: 'current', points: [{ period: 'Now', matchRate: round1(analytics.financial.matchRate) }] };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Analytics } from './api/dashboard';
+import { monthsBetween, parseFigureCsv, type Analytics } from './api/dashboard';
 import { formatPercent, matchRateOverTime, overviewFigures, pendingBar, relativeTime, share, spendingByCategory, spendingOverTime, systemHealth, topCategories } from './metrics';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -70,22 +70,38 @@ describe('dashboard figures', () => {
     expect(topCategories(cats).map((c) => c.category)).toEqual(['E', 'D', 'C', 'B']);
     expect(spendingByCategory(cats)[0]).toEqual({ category: 'E', amount: 50 });
   });
-  it('spending over time: the server series when it has one, else the recent expenses by day', () => {
-    const series = [{ period: '2026-10', expenses: -120.5, matchedExpenses: -20, transactions: 4, matchedTransactions: 1 }];
-    expect(spendingOverTime(analytics({ series }), [])).toEqual({ source: 'series', points: [{ period: '2026-10', expenses: 120.5, matched: 20 }] });
+  it('spending over time: the monthly series when there is one, else the recent expenses by day', () => {
+    const series = [{ period: '2026-10', expenses: 120.5, matchedExpenses: 20, matchRate: 16.6 }];
+    expect(spendingOverTime(series, [])).toEqual({ source: 'series', points: [{ period: '2026-10', expenses: 120.5, matched: 20 }] });
     const recent = [
       { id: '1', transaction_date: '2026-11-02', description: 'x', amount: -10.1, receipt_count: 1 },
       { id: '2', transaction_date: '2026-11-01', description: 'y', amount: -5, receipt_count: 0 },
       { id: '3', transaction_date: '2026-11-02', description: 'z', amount: -0.2, receipt_count: 0 },
       { id: '4', transaction_date: '2026-11-03', description: 'refund', amount: 50, receipt_count: 0 },
     ];
-    expect(spendingOverTime(analytics(), recent)).toEqual({ source: 'recent', points: [{ period: '2026-11-01', expenses: 5, matched: 0 }, { period: '2026-11-02', expenses: 10.3, matched: 10.1 }] });
+    expect(spendingOverTime([], recent)).toEqual({ source: 'recent', points: [{ period: '2026-11-01', expenses: 5, matched: 0 }, { period: '2026-11-02', expenses: 10.3, matched: 10.1 }] });
     expect(spendingOverTime(undefined, undefined)).toEqual({ source: 'none', points: [] });
   });
-  it('match rate over time: matched of all per month, else the current rate alone', () => {
-    const series = [{ period: '2026-10', expenses: 1, matchedExpenses: 0, transactions: 3, matchedTransactions: 1 }, { period: '2026-11', expenses: 1, matchedExpenses: 0, transactions: 0, matchedTransactions: 0 }];
-    expect(matchRateOverTime(analytics({ series })).points).toEqual([{ period: '2026-10', matchRate: 33.3 }, { period: '2026-11', matchRate: 0 }]);
-    expect(matchRateOverTime(analytics())).toEqual({ source: 'current', points: [{ period: 'Now', matchRate: 40 }] });
-    expect(matchRateOverTime(undefined).source).toBe('none');
+  it('match rate over time: per month of the series, else the current rate alone', () => {
+    const series = [{ period: '2026-10', expenses: 3, matchedExpenses: 1, matchRate: 33.33 }, { period: '2026-11', expenses: 0, matchedExpenses: 0, matchRate: 0 }];
+    expect(matchRateOverTime(series, analytics()).points).toEqual([{ period: '2026-10', matchRate: 33.3 }, { period: '2026-11', matchRate: 0 }]);
+    expect(matchRateOverTime(undefined, analytics())).toEqual({ source: 'current', points: [{ period: 'Now', matchRate: 40 }] });
+    expect(matchRateOverTime(undefined, undefined).source).toBe('none');
+  });
+});
+
+describe('monthly figures from the range export', () => {
+  it('reads the figures and the period of the export CSV, quoted or not, and ignores categories', () => {
+    const csv = 'Section,Figure,Value\r\nperiod,startDate,2017-06-25\r\nperiod,endDate,2018-12-05\r\nperiod,scope,company\r\nfinancial,totalExpenses,1234.5\r\nfinancial,matchRate,12.5\r\ncategories,"Food, drinks",3\r\n';
+    const f = parseFigureCsv(csv);
+    expect([f.get('period.startDate'), f.get('period.endDate'), f.get('financial.totalExpenses'), f.get('financial.matchRate')]).toEqual(['2017-06-25', '2018-12-05', '1234.5', '12.5']);
+    expect([...f.keys()].some((k) => k.startsWith('categories'))).toBe(false);
+  });
+  it('lists the months of a range across a year end, the last 12 at most', () => {
+    expect(monthsBetween('2017-11-30', '2018-02-01')).toEqual(['2017-11', '2017-12', '2018-01', '2018-02']);
+    expect(monthsBetween('2017-06-25', '2018-12-05')).toHaveLength(12);
+    expect(monthsBetween('2017-06-25', '2018-12-05')[0]).toBe('2018-01');
+    expect(monthsBetween('2018-05-02', '2018-05-30')).toEqual(['2018-05']);
+    expect(monthsBetween('', '')).toEqual([]);
   });
 });

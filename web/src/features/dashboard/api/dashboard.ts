@@ -25,11 +25,43 @@ export const AnalyticsSchema = z.object({
   }),
   activity: z.array(z.object({ type: z.string(), user_name: z.string().nullable().catch(null), description: z.string().nullable().catch(null), timestamp: z.string() })).catch([]),
   categories: z.array(z.object({ category: z.string().nullable().transform((c) => c ?? 'Uncategorized'), total_amount: num })).catch([]),
-  series: z.array(z.object({
-    period: z.string(), expenses: num, matchedExpenses: numOr0, transactions: numOr0, matchedTransactions: numOr0,
-  })).optional().catch(undefined),
+  series: z.array(z.object({ period: z.string(), expenses: num, matchedExpenses: numOr0, matchRate: numOr0 })).optional().catch(undefined),
 });
 export type Analytics = z.infer<typeof AnalyticsSchema>;
+/** One month of figures: expenses and matched expenses in dollars, the match rate in percent. */
+export type SeriesPoint = NonNullable<Analytics['series']>[number];
+
+/** Months the charts show at most. */
+export const SERIES_MONTHS = 12;
+
+/** The figures of one GET /analytics/export CSV: `section.figure` → value (`period.*` as text). */
+export function parseFigureCsv(csv: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of csv.split(/\r?\n/)) {
+    const m = /^(financial|processing|missingFields|period),([A-Za-z]+),(.*)$/.exec(line);
+    if (m) out.set(`${m[1]}.${m[2]}`, m[3]!.replace(/^"|"$/g, ''));
+  }
+  return out;
+}
+
+/** The months (YYYY-MM) from `start` to `end` (dates), the last `max` of them. */
+export function monthsBetween(start: string, end: string, max = SERIES_MONTHS): string[] {
+  const months: string[] = [];
+  if (!/^\d{4}-\d{2}/.test(start) || !/^\d{4}-\d{2}/.test(end)) return months;
+  let [y, m] = [Number(start.slice(0, 4)), Number(start.slice(5, 7))];
+  const [ey, em] = [Number(end.slice(0, 4)), Number(end.slice(5, 7))];
+  while (y < ey || (y === ey && m <= em)) {
+    months.push(`${y}-${String(m).padStart(2, '0')}`);
+    m += 1;
+    if (m > 12) [y, m] = [y + 1, 1];
+  }
+  return months.slice(-max);
+}
+
+const lastDay = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+};
 
 /** Spec section 3, Stats. */
 export const StatsSchema = z.object({ total_matches: num, confirmed_matches: num, pending_matches: num, unmatched_receipts: num, unmatched_transactions: num });
@@ -70,6 +102,27 @@ export const dashboardApi = {
     const ms = now() - t;
     return { data: AnalyticsSchema.parse(res.data), ms };
   },
+  /**
+   * Monthly figures for the charts, from GET /analytics/export (the same read model, summed
+   * over its day buckets): the whole range first, to learn the first day, then one range per
+   * month up to the latest transaction's (receipts uploaded today would stretch the range past
+   * the statements), at most the last 12. Used when the dashboard response has no `series`.
+   */
+  async monthlySeries(latestTransactionDate: string): Promise<SeriesPoint[]> {
+    const csv = async (params: Record<string, string>) => parseFigureCsv(String((await api.get('/analytics/export', { params: { format: 'csv', ...params }, responseType: 'text' })).data));
+    const whole = await csv({});
+    const start = whole.get('period.startDate');
+    const end = latestTransactionDate;
+    if (!start || !end || start > end) return [];
+    const months = monthsBetween(start, end);
+    const figures = await Promise.all(months.map((month) => csv({ startDate: `${month}-01`, endDate: lastDay(month) })));
+    return months.map((period, i) => ({
+      period,
+      expenses: Number(figures[i]!.get('financial.totalExpenses') ?? 0),
+      matchedExpenses: Number(figures[i]!.get('financial.matchedExpenses') ?? 0),
+      matchRate: Number(figures[i]!.get('financial.matchRate') ?? 0),
+    }));
+  },
   async stats(): Promise<Stats> {
     return StatsSchema.parse((await api.get('/matches/stats')).data);
   },
@@ -101,4 +154,5 @@ export const dashboardKeys = {
   stats: (c: string | null, u: string | null) => [...dashboardKeys.all(c, u), 'stats'] as const,
   lists: (c: string | null, u: string | null) => [...dashboardKeys.all(c, u), 'lists'] as const,
   health: (c: string | null, u: string | null) => [...dashboardKeys.all(c, u), 'health'] as const,
+  series: (c: string | null, u: string | null, latest: string | null) => [...dashboardKeys.all(c, u), 'series', latest] as const,
 };

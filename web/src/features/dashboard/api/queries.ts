@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useSession } from '../../../lib/session';
-import { ADMIN_REFRESH_MS, dashboardApi, dashboardKeys, DASHBOARD_THRESHOLD } from './dashboard';
+import { ADMIN_REFRESH_MS, dashboardApi, dashboardKeys, DASHBOARD_THRESHOLD, type Analytics, type SeriesPoint } from './dashboard';
 
 /** Who the dashboard is for: its queries are keyed by company and user, admins auto-refresh. */
 export function useDashboardScope() {
@@ -47,6 +47,23 @@ export function useDashboardData() {
 export function useHealth(enabled: boolean) {
   const { companyId, userId, isAdmin } = useDashboardScope();
   return useQuery({ queryKey: dashboardKeys.health(companyId, userId), queryFn: () => dashboardApi.health(isAdmin), enabled, refetchInterval: isAdmin ? ADMIN_REFRESH_MS : false });
+}
+
+/**
+ * Monthly figures for the charts: the dashboard response's `series` when the server keeps one,
+ * else derived from the range export (only while a chart is on screen). A failure leaves the
+ * charts to what the dashboard already holds, silently like the other analytics.
+ */
+export function useSeries(analytics: Analytics | undefined, latestTransactionDate: string | null, enabled: boolean): SeriesPoint[] | undefined {
+  const { companyId, userId, isAdmin } = useDashboardScope();
+  const fromServer = analytics?.series;
+  const derived = useQuery({
+    queryKey: dashboardKeys.series(companyId, userId, latestTransactionDate),
+    queryFn: () => dashboardApi.monthlySeries(latestTransactionDate!),
+    enabled: enabled && analytics !== undefined && fromServer === undefined && latestTransactionDate !== null && companyId !== null,
+    refetchInterval: isAdmin ? ADMIN_REFRESH_MS : false,
+  });
+  return fromServer ?? (derived.isError ? undefined : derived.data);
 }
 
 /** Refresh: everything the dashboard shows, fetched again. */

@@ -1,5 +1,5 @@
 import { formatUsd } from '../../../lib/format';
-import type { Analytics, RecentTransaction, Stats } from '../api/dashboard';
+import type { Analytics, RecentTransaction, SeriesPoint, Stats } from '../api/dashboard';
 import { formatPercent, relativeTime, share, topCategories } from '../metrics';
 import { MatchRateOverTime, SpendingByCategory, SpendingOverTime } from './charts/DashboardCharts';
 import { NO_DATA, Stat } from './Stat';
@@ -9,7 +9,7 @@ import { NO_DATA, Stat } from './Stat';
  * 85% Auto-Match Success, this shows the measured share of suggested matches people confirmed
  * (GET /matches/stats), or 'no data' before any match exists.
  */
-export function AnalyticsTab({ analytics, stats }: { analytics: Analytics | undefined; stats: Stats | undefined }) {
+export function AnalyticsTab({ analytics, stats, series }: { analytics: Analytics | undefined; stats: Stats | undefined; series: SeriesPoint[] | undefined }) {
   const p = analytics?.processing;
   const m = analytics?.missingFields;
   const acceptance = stats && stats.total_matches > 0 ? share(stats.confirmed_matches, stats.total_matches) : null;
@@ -35,7 +35,7 @@ export function AnalyticsTab({ analytics, stats }: { analytics: Analytics | unde
           <Stat title="Incomplete Transactions" testId="an-incomplete" value={m ? m.incompleteTransactions : NO_DATA} />
         </div>
       </section>
-      <MatchRateOverTime analytics={analytics} />
+      <MatchRateOverTime series={series} analytics={analytics} />
     </>
   );
 }
@@ -79,7 +79,7 @@ export function TopCategories({ analytics }: { analytics: Analytics | undefined 
 }
 
 /** Financial tab: totals for expenses, matched, unmatched and the match rate, Top Categories and the spending charts. */
-export function FinancialTab({ analytics, recent }: { analytics: Analytics | undefined; recent: RecentTransaction[] | undefined }) {
+export function FinancialTab({ analytics, recent, series }: { analytics: Analytics | undefined; recent: RecentTransaction[] | undefined; series: SeriesPoint[] | undefined }) {
   const f = analytics?.financial;
   return (
     <>
@@ -93,7 +93,7 @@ export function FinancialTab({ analytics, recent }: { analytics: Analytics | und
       </section>
       <TopCategories analytics={analytics} />
       <div className="two-columns">
-        <SpendingOverTime analytics={analytics} recent={recent} />
+        <SpendingOverTime series={series} recent={recent} />
         <SpendingByCategory analytics={analytics} />
       </div>
     </>

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router-dom';
 import { Tabs, tabId, tabPanelId } from '../../../components/Tabs';
-import { useAutoMatch, useDashboardData, useHealth, useRefreshDashboard } from '../api/queries';
+import { useAutoMatch, useDashboardData, useHealth, useRefreshDashboard, useSeries } from '../api/queries';
 import { AdminCards } from '../components/AdminCards';
 import { DataQualityAlert } from '../components/DataQualityAlert';
 import { ActivityTab, AnalyticsTab, FinancialTab, TopCategories } from '../components/InsightTabs';
@@ -24,6 +24,8 @@ export function DashboardPage() {
   const asked = params.get('tab') as Tab | null;
   const tab: Tab = d.isAdmin && asked && ADMIN_TABS.some(([t]) => t === asked) ? asked : 'overview';
   const health = useHealth(d.isAdmin && tab === 'health');
+  // The recent list is sorted by transaction date, newest first: its first row is the latest.
+  const series = useSeries(d.analytics, d.lists?.transactions[0]?.transaction_date ?? null, !d.isAdmin || tab === 'analytics' || tab === 'financial');
 
   const overview = (
     <>
@@ -39,7 +41,7 @@ export function DashboardPage() {
         <>
           <TopCategories analytics={d.analytics} />
           <div className="two-columns">
-            <SpendingOverTime analytics={d.analytics} recent={d.lists?.transactions} />
+            <SpendingOverTime series={series} recent={d.lists?.transactions} />
             <SpendingByCategory analytics={d.analytics} />
           </div>
         </>
@@ -51,9 +53,9 @@ export function DashboardPage() {
   const panel = (t: Tab) => {
     switch (t) {
       case 'overview': return overview;
-      case 'analytics': return <AnalyticsTab analytics={d.analytics} stats={d.stats} />;
+      case 'analytics': return <AnalyticsTab analytics={d.analytics} stats={d.stats} series={series} />;
       case 'activity': return <ActivityTab analytics={d.analytics} />;
-      case 'financial': return <FinancialTab analytics={d.analytics} recent={d.lists?.transactions} />;
+      case 'financial': return <FinancialTab analytics={d.analytics} recent={d.lists?.transactions} series={series} />;
       case 'health': return <SystemHealthTab analytics={d.analytics} analyticsMs={d.analyticsMs} server={health.data} />;
     }
   };
@@ -62,7 +64,7 @@ export function DashboardPage() {
     <section className="page dashboard">
       <div className="row spread">
         <h1>Dashboard{d.isAdmin ? ' (Admin View)' : ''}</h1>
-        <div className="row">
+        <div className="row page-actions">
           <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>{autoMatch.isPending ? 'Matching...' : 'Auto-Match Receipts'}</button>
           {d.isAdmin && <Link className="btn" to="/exports">Generate Reports</Link>}
           {d.isAdmin && <button type="button" className="btn" onClick={() => void refresh()}>Refresh</button>}

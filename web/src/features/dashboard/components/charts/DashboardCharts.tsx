@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { formatUsd } from '../../../../lib/format';
-import type { Analytics, RecentTransaction } from '../../api/dashboard';
+import type { Analytics, RecentTransaction, SeriesPoint } from '../../api/dashboard';
 import { matchRateOverTime, spendingByCategory, spendingOverTime } from '../../metrics';
 import { ChartFrame } from './ChartFrame';
 
@@ -9,10 +9,10 @@ const SpendingOverTimeChart = lazy(() => charts().then((m) => ({ default: m.Spen
 const SpendingByCategoryChart = lazy(() => charts().then((m) => ({ default: m.SpendingByCategoryChart })));
 const MatchRateChart = lazy(() => charts().then((m) => ({ default: m.MatchRateChart })));
 
-const SPENDING_NOTE = { series: 'By month of transaction date', recent: 'From the 10 most recent transactions (no monthly figures from the server)', none: undefined } as const;
+const SPENDING_NOTE = { series: 'By month of transaction date (the last 12 months with data)', recent: 'From the 10 most recent transactions (monthly figures unavailable)', none: undefined } as const;
 
-export function SpendingOverTime({ analytics, recent }: { analytics: Analytics | undefined; recent: RecentTransaction[] | undefined }) {
-  const { source, points } = spendingOverTime(analytics, recent);
+export function SpendingOverTime({ series, recent }: { series: SeriesPoint[] | undefined; recent: RecentTransaction[] | undefined }) {
+  const { source, points } = spendingOverTime(series, recent);
   const title = 'Spending over time';
   return (
     <ChartFrame title={title} note={SPENDING_NOTE[source]} rows={points} testId="chart-spending-time"
@@ -33,12 +33,12 @@ export function SpendingByCategory({ analytics }: { analytics: Analytics | undef
   );
 }
 
-export function MatchRateOverTime({ analytics }: { analytics: Analytics | undefined }) {
-  const { source, points } = matchRateOverTime(analytics);
+export function MatchRateOverTime({ series, analytics }: { series: SeriesPoint[] | undefined; analytics: Analytics | undefined }) {
+  const { source, points } = matchRateOverTime(series, analytics);
   const title = 'Match rate over time';
   return (
     <ChartFrame title={title} rows={points} testId="chart-match-rate"
-      note={source === 'series' ? 'Matched transactions of all, by month' : source === 'current' ? 'Current match rate only (no monthly figures from the server)' : undefined}
+      note={source === 'series' ? 'Share of expenses matched to a confirmed receipt, by month' : source === 'current' ? 'Current match rate only (monthly figures unavailable)' : undefined}
       columns={[{ label: 'Period', value: (p) => p.period }, { label: 'Match rate', value: (p) => `${p.matchRate}%` }]}>
       <MatchRateChart points={points} label={title} />
     </ChartFrame>
