@@ -49,7 +49,9 @@ const PRIOR_STRENGTH = 1.5;
 /** Each "No" for a category on a merchant keeps this share of its probability. */
 const REJECT_FACTOR = 0.15;
 /** At most this many lines per merchant go into training (the most recent ones win). */
-const PER_MERCHANT_CAP = 40;
+const PER_MERCHANT_CAP = 20;
+/** Calibration needs a few thousand out-of-fold answers, not all of a big company's lines. */
+const CALIBRATION_LINES = 3000;
 
 export function emptyEntry(): PayeeEntry {
   return { counts: {}, rejected: {} };
@@ -176,7 +178,11 @@ export function trainCategorizer(lines: readonly LabelledLine[], categories: rea
   const merchants = new Set(lines.map((l) => lineFeatures(l).merchantKey));
   if (merchants.size < 5) return { linear, trainedOn: lines.length, calibration: null };
   const folds = Math.min(5, merchants.size);
-  const oof = groupedOutOfFold(lines, categories, folds);
+  // A big company calibrates on a share of its merchants (whole merchants, chosen by hash).
+  const buckets = 97;
+  const share = Math.min(buckets, Math.ceil((buckets * CALIBRATION_LINES) / lines.length));
+  const sample = share >= buckets ? lines : lines.filter((l) => foldOf(lineFeatures(l).merchantKey, buckets) < share);
+  const oof = groupedOutOfFold(sample, categories, folds);
   const temperature = fitTemperature(oof);
   let right = 0;
   for (const o of oof) if (o.scores && o.classes[argmax(o.scores)] === o.line.categoryId) right++;

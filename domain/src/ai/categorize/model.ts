@@ -75,7 +75,7 @@ export function trainLinear(examples: readonly Example[], classNames: ReadonlyMa
   const W = new Float64Array(V * K);
   const b = new Float64Array(K);
   let beta = 0;
-  const epochs = options.epochs ?? 150;
+  const epochs = options.epochs ?? 120;
   const l2 = options.l2 ?? 0.01;
   const lr = options.learningRate ?? 0.1;
   const totalWeight = enc.reduce((s, e) => s + e.weight, 0) || 1;
@@ -86,43 +86,49 @@ export function trainLinear(examples: readonly Example[], classNames: ReadonlyMa
   const gW = new Float64Array(V * K), gb = new Float64Array(K);
   const scores = new Float64Array(K);
   const b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  // Hot loops: typed-array reads are in bounds by construction (indexes come from the encoding).
   for (let t = 1; t <= epochs && K > 1; t++) {
     gW.fill(0);
     gb.fill(0);
     let gBeta = 0;
     for (const e of enc) {
-      for (let k = 0; k < K; k++) scores[k] = (b[k] ?? 0) + beta * (e.match[k] ?? 0);
-      for (let n = 0; n < e.idx.length; n++) {
-        const base = (e.idx[n] ?? 0) * K;
-        const x = e.val[n] ?? 0;
-        for (let k = 0; k < K; k++) scores[k] = (scores[k] ?? 0) + x * (W[base + k] ?? 0);
+      const { idx, val, match } = e;
+      const nnz = idx.length;
+      for (let k = 0; k < K; k++) scores[k] = b[k]! + beta * match[k]!;
+      for (let n = 0; n < nnz; n++) {
+        const base = idx[n]! * K;
+        const x = val[n]!;
+        for (let k = 0; k < K; k++) scores[k] = scores[k]! + x * W[base + k]!;
       }
       softmaxInPlace(scores);
       const w = e.weight / totalWeight;
       let expMatch = 0;
       for (let k = 0; k < K; k++) {
-        const d = ((scores[k] ?? 0) - (k === e.label ? 1 : 0)) * w;
-        gb[k] = (gb[k] ?? 0) + d;
-        expMatch += (scores[k] ?? 0) * (e.match[k] ?? 0);
-        for (let n = 0; n < e.idx.length; n++) {
-          const j = (e.idx[n] ?? 0) * K + k;
-          gW[j] = (gW[j] ?? 0) + d * (e.val[n] ?? 0);
+        const p = scores[k]!;
+        const d = (p - (k === e.label ? 1 : 0)) * w;
+        gb[k] = gb[k]! + d;
+        expMatch += p * match[k]!;
+        if (d === 0) continue;
+        for (let n = 0; n < nnz; n++) {
+          const j = idx[n]! * K + k;
+          gW[j] = gW[j]! + d * val[n]!;
         }
       }
-      gBeta += (expMatch - (e.match[e.label] ?? 0)) * w;
+      gBeta += (expMatch - match[e.label]!) * w;
     }
     const c1 = 1 - Math.pow(b1, t), c2 = 1 - Math.pow(b2, t);
-    for (let j = 0; j < V * K; j++) {
-      const g = (gW[j] ?? 0) + l2 * (W[j] ?? 0);
-      mW[j] = b1 * (mW[j] ?? 0) + (1 - b1) * g;
-      vW[j] = b2 * (vW[j] ?? 0) + (1 - b2) * g * g;
-      W[j] = (W[j] ?? 0) - (lr * ((mW[j] ?? 0) / c1)) / (Math.sqrt((vW[j] ?? 0) / c2) + eps);
+    const size = V * K;
+    for (let j = 0; j < size; j++) {
+      const g = gW[j]! + l2 * W[j]!;
+      const m = (mW[j] = b1 * mW[j]! + (1 - b1) * g);
+      const v = (vW[j] = b2 * vW[j]! + (1 - b2) * g * g);
+      W[j] = W[j]! - (lr * (m / c1)) / (Math.sqrt(v / c2) + eps);
     }
     for (let k = 0; k < K; k++) {
-      const g = gb[k] ?? 0;
-      mb[k] = b1 * (mb[k] ?? 0) + (1 - b1) * g;
-      vb[k] = b2 * (vb[k] ?? 0) + (1 - b2) * g * g;
-      b[k] = (b[k] ?? 0) - (lr * ((mb[k] ?? 0) / c1)) / (Math.sqrt((vb[k] ?? 0) / c2) + eps);
+      const g = gb[k]!;
+      const m = (mb[k] = b1 * mb[k]! + (1 - b1) * g);
+      const v = (vb[k] = b2 * vb[k]! + (1 - b2) * g * g);
+      b[k] = b[k]! - (lr * (m / c1)) / (Math.sqrt(v / c2) + eps);
     }
     mBeta = b1 * mBeta + (1 - b1) * gBeta;
     vBeta = b2 * vBeta + (1 - b2) * gBeta * gBeta;
@@ -133,14 +139,14 @@ export function trainLinear(examples: readonly Example[], classNames: ReadonlyMa
 
 function softmaxInPlace(s: Float64Array): void {
   let max = -Infinity;
-  for (const v of s) if (v > max) max = v;
+  for (let k = 0; k < s.length; k++) if (s[k]! > max) max = s[k]!;
   let sum = 0;
   for (let k = 0; k < s.length; k++) {
-    const e = Math.exp((s[k] ?? 0) - max);
+    const e = Math.exp(s[k]! - max);
     s[k] = e;
     sum += e;
   }
-  for (let k = 0; k < s.length; k++) s[k] = (s[k] ?? 0) / sum;
+  for (let k = 0; k < s.length; k++) s[k] = s[k]! / sum;
 }
 
 /** A compiled model: the vocabulary as a map, kept beside the JSON form. */
