@@ -55,7 +55,8 @@ export function llmTestRouter(deps: LlmTestDeps): Router {
     if (!s.aiEnabled) throw new ConflictError('The AI features are switched off in this company\'s settings.', 'ai_disabled');
     const categories = await deps.categories(ctx.companyId!);
     const controller = new AbortController();
-    req.on('close', () => {
+    // The caller went away before the answer: stop the chain (no fallback calls for nobody).
+    res.on('close', () => {
       if (!res.writableEnded) controller.abort();
     });
     const answer = await deps.llm.categorize(
