@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
@@ -31,6 +31,9 @@ function mockGet(role: 'admin' | 'user') {
     return Promise.reject(new Error(`unexpected GET ${url}`));
   });
 }
+// The machine is shared and often loaded: waits and tests get room beyond the defaults (1 s, 5 s).
+configure({ asyncUtilTimeout: 5_000 });
+
 const show = () => render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><ExportsPage /><ToastContainer /></MemoryRouter></QueryClientProvider>);
 const saved: Array<{ name: string; href: string }> = [];
 
@@ -46,7 +49,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('/exports', () => {
+describe('/exports', { timeout: 30_000 }, () => {
   it('shows the report types as a radio group with transactions and PDF chosen, and the content options, preview and analytics for an admin', async () => {
     as('admin');
     mockGet('admin');
