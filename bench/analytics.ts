@@ -12,7 +12,9 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { newId } from '@paperlink/command-api';
+import { analyticsDashboard } from '@paperlink/projections';
 import type { EventMetadata, ImportedRow, NewEvent, StreamAppend } from '@paperlink/domain';
 import { createPaperlink } from '../infra/src/app';
 import { loadConfig } from '../infra/src/config';
@@ -61,6 +63,8 @@ const MERCHANTS = ['SHELL OIL', 'HOME DEPOT', 'DELTA AIR', 'MARRIOTT', 'STAPLES'
 const meta = (userId: string, at: string): EventMetadata => ({ companyId, userId, requestId: randomUUID(), correlationId: randomUUID(), causationId: randomUUID(), occurredAt: at });
 const ev = (type: string, data: unknown, m: EventMetadata): NewEvent => ({ id: randomUUID(), type, data, metadata: m });
 const dayOf = (i: number) => new Date(Date.UTC(2023, 0, 1) + (i % 1000) * 86_400_000).toISOString().slice(0, 10);
+/** Statements run in date order: 1,000 rows a day over 1,000 days for a million (a day's rows in one event). */
+const rowDay = (n: number) => dayOf(Math.floor((n * 1000) / Math.max(ROWS, 1000)));
 
 const events = paperlink.adapters.events;
 const t0 = performance.now();
@@ -83,7 +87,7 @@ for (let imp = 0; written < ROWS; imp++) {
       txIds.push(transactionId);
       const x = rand();
       rows.push({
-        transactionId, row: inImport + r + 2, date: dayOf(written * 7 + imp), description: `${MERCHANTS[written % MERCHANTS.length]} ${written}`,
+        transactionId, row: inImport + r + 2, date: rowDay(written), description: `${MERCHANTS[written % MERCHANTS.length]} ${written}`,
         amountCents: x < 0.05 ? 1 + Math.floor(rand() * 50_000) : -(1 + Math.floor(rand() * 50_000)),
         ...(x > 0.97 ? {} : { category: CATEGORIES[written % CATEGORIES.length]! }),
         ...(x > 0.9 && x < 0.95 ? {} : { jobNumber: `J-${written % 40}` }),
@@ -148,9 +152,14 @@ while (!(await paperlink.runner.waitFor(head, 10_000))) {
   if (paperlink.runner.failed) throw paperlink.runner.failed;
 }
 row('projected by every projector, analytics included (s)', ((performance.now() - t1) / 1000).toFixed(1), `rss ${fmt(process.memoryUsage().rss / 2 ** 20)} MB`);
+// The read store's periodic snapshot (every 30 s) of a few million documents runs between requests: let it finish first.
+const t2 = performance.now();
+await paperlink.adapters.readStore.flush();
+row('read-store snapshot after the projection (s)', ((performance.now() - t2) / 1000).toFixed(1));
 
 // ---- Requests over HTTP, interleaved rounds, the first few left out as warm-up. ----
 const targets: Array<[string, string, Record<string, string>]> = [
+  ['GET /health (floor: no read at all)', '/health', {}],
   ['GET /analytics/dashboard (admin: company)', '/analytics/dashboard', headersOf(ada)],
   ['GET /analytics/dashboard (member: own data)', '/analytics/dashboard', headersOf(members[1]!)],
   ['GET /matches/stats (admin)', '/matches/stats', headersOf(ada)],
@@ -159,6 +168,8 @@ const targets: Array<[string, string, Record<string, string>]> = [
 ];
 const times = targets.map(() => [] as number[]);
 const WARMUP = 10;
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
 for (let i = 0; i < REQUESTS + WARMUP; i++) {
   for (const [k, [, path, headers]] of targets.entries()) {
     const t = performance.now();
@@ -168,9 +179,19 @@ for (let i = 0; i < REQUESTS + WARMUP; i++) {
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   }
 }
+loop.disable();
 const dash = (await (await call('GET', '/analytics/dashboard', headersOf(ada))).json()) as { financial: Record<string, number>; processing: Record<string, number>; missingFields: Record<string, number>; categories: unknown[]; activity: unknown[] };
-for (const [k, [label]] of targets.entries()) row(`${label} (ms, median / p95)`, `${median(times[k]!).toFixed(1)} / ${percentile(times[k]!, 95).toFixed(1)}`, k === 0 ? 'goal p95 <= 50 ms' : '');
-row('dashboard p95 / transactions list p95 (admin)', (percentile(times[0]!, 95) / percentile(times[3]!, 95)).toFixed(2), `${REQUESTS} requests each`);
+for (const [k, [label]] of targets.entries()) row(`${label} (ms, median / p95)`, `${median(times[k]!).toFixed(1)} / ${percentile(times[k]!, 95).toFixed(1)}`, k === 1 ? 'goal p95 <= 50 ms' : '');
+row('dashboard p95 / transactions list p95 (admin)', (percentile(times[1]!, 95) / percentile(times[4]!, 95)).toFixed(2), `${REQUESTS} requests each`);
+row('event-loop delay while measuring (ms, p50 / p99)', `${(loop.percentile(50) / 1e6).toFixed(1)} / ${(loop.percentile(99) / 1e6).toFixed(1)}`, 'the machine, not the handlers');
+// The handler's own work, in process (no HTTP, no other request): what the read model costs.
+const inProcess: number[] = [];
+for (let i = 0; i < REQUESTS; i++) {
+  const t = performance.now();
+  await analyticsDashboard(paperlink.adapters.readStore, { companyId }, new Date().toISOString().slice(0, 10));
+  inProcess.push(performance.now() - t);
+}
+row('analyticsDashboard() in process (ms, median / p95)', `${median(inProcess).toFixed(2)} / ${percentile(inProcess, 95).toFixed(2)}`);
 const exportTimes: number[] = [];
 for (let i = 0; i < 12; i++) {
   const t = performance.now();

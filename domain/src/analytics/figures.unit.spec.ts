@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addTally, dashboardFigures, emptyTally, isBlank, isExpense, isIncomplete, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt, isThisWeek,
+  addInto, addTally, addTransactionInto, dashboardFigures, emptyTally, isBlank, isExpense, isIncomplete, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt, isThisWeek,
   isZeroTally, matchStatsOf, matchTally, percent, receiptTally, systemHealth, tallyDelta, tallyOf, transactionFacts, transactionTally, weekDays,
   type ReceiptRecord, type TransactionRecord,
 } from './figures';
@@ -121,6 +121,17 @@ describe('tallies add, subtract and take deltas', () => {
     const deleted = addTally(edited, tallyDelta(after, null));
     expect(deleted).toEqual(base);
     expect(isZeroTally(tallyDelta(before, before))).toBe(true);
+  });
+
+  it('adding a transaction in place equals adding its tally, both ways', () => {
+    const base = tallyOf({ transactions: [tx(-500, { category: 'Meals' }), tx(-700, { category: 'Fuel', receiptCount: 1 })] });
+    for (const t of [tx(-900, { category: 'Meals', receiptCount: 2 }), tx(300, { category: null, jobNumber: '' }), tx(-700, { category: 'Fuel', receiptCount: 1 })]) {
+      const facts = transactionFacts(t);
+      for (const sign of [1, -1] as const) {
+        expect(addTransactionInto(addTally(base, emptyTally()), facts, sign)).toEqual(addInto(addTally(base, emptyTally()), transactionTally(facts), sign));
+      }
+    }
+    expect(addTransactionInto(addTally(base, emptyTally()), transactionFacts(tx(-700, { category: 'Fuel', receiptCount: 1 })), -1).categories.map((c) => c.name)).toEqual(['Meals']);
   });
 
   it('a category name that is a prototype name is a name like any other', () => {

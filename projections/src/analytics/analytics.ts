@@ -1,5 +1,5 @@
 import {
-  addInto, emptyTally, isBlank, matchTally, receiptTally, tallyDelta, transactionFacts, transactionTally,
+  addInto, addTransactionInto, emptyTally, isBlank, matchTally, receiptTally, tallyDelta, transactionFacts, transactionTally,
   type Doc, type ImportEvent, type MatchEvent, type MatchStatus, type ProcessingStatus, type ReceiptEvent, type RecordedEvent, type Tally, type TransactionEvent,
   type TransactionFacts,
 } from '@paperlink/domain';
@@ -120,6 +120,17 @@ class Changes {
     return t;
   }
 
+  /** One transaction (sign -1: taken away) to the company and its member, whole and on its day, without a tally per row. */
+  addTransaction(companyId: string, userId: string, day: string, facts: TransactionFacts): void {
+    for (const scope of [companyScope(companyId), memberScope(companyId, userId)]) {
+      const whole = this.entry(scope);
+      addTransactionInto(whole.delta, facts);
+      if (!whole.firstDay || day < whole.firstDay) whole.firstDay = day;
+      if (!whole.lastDay || day > whole.lastDay) whole.lastDay = day;
+      addTransactionInto(this.entry(dayBucket(scope, day)).delta, facts);
+    }
+  }
+
   /** A delta to the company and, when there is one, to the member's scope. */
   both(companyId: string, userId: string | null, day: string, delta: Tally): void {
     this.add(companyScope(companyId), day, delta);
@@ -227,7 +238,7 @@ export const analyticsProjection: Projection = {
           const facts = transactionFacts({ amountCents: r.amountCents, description: r.description, category: r.category ?? null, jobNumber: r.jobNumber ?? null, costCode: r.costCode ?? null, receiptCount: 0 });
           const state: TxState = { _id: r.transactionId, c: d.companyId, u: r.assignedTo, d: r.date, a: r.amountCents, cat: facts.category, miss: missBits(facts), r: 0 };
           await view.update<TxState>(ANALYTICS_TRANSACTIONS, r.transactionId, () => state);
-          changes.both(d.companyId, r.assignedTo, r.date, transactionTally(facts));
+          changes.addTransaction(d.companyId, r.assignedTo, r.date, facts);
           perMember.set(r.assignedTo, (perMember.get(r.assignedTo) ?? 0) + 1);
         }
         const key = `import:${d.importId}|${d.fileName}`;
