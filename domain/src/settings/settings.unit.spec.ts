@@ -5,8 +5,8 @@ import { aiFeatureOn, DEFAULT_SETTINGS, SERVER_MAX_FILE_SIZE, settingsDecider, w
 
 /** Given past events, when a command, then events or an error. */
 const given = (events: SettingsEvent[]) => ({
-  when: (command: Omit<SettingsCommand, 'type' | 'companyId'> & { role?: SettingsCommand['role'] }) =>
-    () => settingsDecider.decide({ type: 'ChangeSetting', companyId: 'c1', role: 'admin', ...command }, fold(settingsDecider, events)),
+  when: (command: Omit<SettingsCommand, 'type' | 'companyId' | 'role'> & { role?: SettingsCommand['role'] }) =>
+    () => settingsDecider.decide({ type: 'ChangeSetting', companyId: 'c1', ...command, role: command.role ?? 'admin' }, fold(settingsDecider, events)),
 });
 const changed = (key: SettingsEvent['data']['key'], value: SettingsEvent['data']['value'], description?: string): SettingsEvent =>
   ({ type: 'CompanySettingChanged', data: { companyId: 'c1', key, value, ...(description ? { description } : {}) } });
