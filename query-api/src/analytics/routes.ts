@@ -19,13 +19,14 @@ const scopeOf = (ctx: RequestContext): AnalyticsScope => (ctx.role === 'admin' ?
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
- * A CSV cell that a spreadsheet will not run: a value starting with =, +, -, @, a tab or a
- * carriage return gets a leading apostrophe (OWASP CSV injection), then the usual quoting.
+ * A CSV cell that a spreadsheet will not run: a value starting with =, +, -, @ (after any
+ * spaces), a tab, a carriage return or a line feed gets a leading apostrophe (OWASP CSV
+ * injection), then the usual quoting.
  * Numbers are written as numbers (a negative number is data, not a formula).
  */
 export function csvCell(value: string | number): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const safe = /^[=+\-@\t\r\n]/.test(value) ? `'${value}` : value;
+  const safe = /^[\t\r\n]|^\s*[=+\-@]/.test(value) ? `'${value}` : value;
   return /[",\r\n\t]/.test(safe) || safe !== safe.trim() ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
