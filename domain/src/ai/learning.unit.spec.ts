@@ -9,6 +9,7 @@ import {
   buildMemory, detectRecurringPatterns, duplicatesOf, feedbackInEntry, findDuplicateGroups, fitTemperature, groupedOutOfFold, merchantKey,
   duplicatePairKey, predictCategory, trainCategorizer, type CategoryRef, type LabelledLine,
 } from './index';
+import { MIN_TEMPERATURE } from './categorize/categorizer';
 
 describe('merchant keys', () => {
   it.each([
@@ -88,11 +89,12 @@ describe('categoriser', () => {
     const oof = groupedOutOfFold(history, CATS, 3);
     expect(oof).toHaveLength(history.length);
     const t = fitTemperature(oof);
-    expect(t).toBeGreaterThan(0);
+    expect(t).toBeGreaterThanOrEqual(MIN_TEMPERATURE);
     expect(model.calibration?.temperature).toBe(model.linear?.temperature);
-    // A confident wrong model is cooled: scaling every logit up makes the fitted temperature larger.
-    const sharpened = oof.map((o) => ({ ...o, scores: o.scores ? o.scores.map((v) => v * 4) : null }));
-    expect(fitTemperature(sharpened)).toBeGreaterThan(t);
+    expect(model.linear?.temperatureUnknown).toBeGreaterThanOrEqual(MIN_TEMPERATURE);
+    // A model confidently wrong on a third of the lines is cooled: its fitted temperature is larger.
+    const spoiled = oof.map((o, i) => ({ ...o, scores: o.scores && i % 3 === 0 ? o.scores.slice().reverse() : o.scores }));
+    expect(fitTemperature(spoiled)).toBeGreaterThan(t);
   });
 });
 

@@ -31,7 +31,7 @@ export interface CategorizerModel {
   /** Number of lines it was trained on. */
   trainedOn: number;
   /** Out-of-fold figures from the calibration (null when too little history). */
-  calibration: { folds: number; accuracy: number; temperature: number } | null;
+  calibration: { folds: number; accuracy: number; accuracyUnknown: number; temperature: number; temperatureUnknown: number } | null;
 }
 
 export interface Prediction {
@@ -52,6 +52,8 @@ const REJECT_FACTOR = 0.15;
 const PER_MERCHANT_CAP = 20;
 /** Calibration needs a few thousand out-of-fold answers, not all of a big company's lines. */
 const CALIBRATION_LINES = 3000;
+/** The sharpest a calibration may make the model. */
+export const MIN_TEMPERATURE = 0.3;
 
 export function emptyEntry(): PayeeEntry {
   return { counts: {}, rejected: {} };
@@ -122,8 +124,17 @@ export function foldOf(key: string, folds: number): number {
 export interface OutOfFold {
   line: LabelledLine;
   merchantKey: string;
+  /** Whether general knowledge names a kind for the merchant (the line has concepts). */
+  known: boolean;
   scores: Float64Array | null;
+  /** Scores as if general knowledge knew nothing of the merchant (concepts removed). */
+  bareScores: Float64Array | null;
   classes: string[];
+}
+
+/** Features without what general knowledge says of the merchant. */
+function bare(features: ReadonlyMap<string, number>): Map<string, number> {
+  return new Map([...features].filter(([name]) => !name.startsWith('k:')));
 }
 
 /** Merchant-grouped cross-validation: each line scored by a model that never saw its merchant. */
@@ -138,19 +149,31 @@ export function groupedOutOfFold(lines: readonly LabelledLine[], categories: rea
     const model = train.length > 0 ? compile(trainLinear(examplesOf(train), names)) : null;
     for (const { l, i } of test) {
       const lf = lineFeatures(l);
-      out.push({ line: l, merchantKey: keys[i] ?? '', scores: model ? logits(model, lf.features, lf.concepts) : null, classes: model ? model.model.classes : [] });
+      out.push({
+        line: l,
+        merchantKey: keys[i] ?? '',
+        known: lf.concepts.length > 0,
+        scores: model ? logits(model, lf.features, lf.concepts) : null,
+        bareScores: model ? logits(model, bare(lf.features), []) : null,
+        classes: model ? model.model.classes : [],
+      });
     }
   }
   return out;
 }
 
-/** The temperature that minimises the out-of-fold negative log-likelihood (grid search). */
-export function fitTemperature(oof: readonly OutOfFold[]): number {
+/**
+ * The temperature that minimises the out-of-fold negative log-likelihood (grid search), never
+ * below MIN_TEMPERATURE: a cross-validation without a single mistake would otherwise make every
+ * answer certain.
+ */
+export function fitTemperature(oof: readonly OutOfFold[], which: 'scores' | 'bareScores' = 'scores'): number {
   let best = 1;
   let bestLoss = Infinity;
-  for (let t = 0.05; t <= 4.001; t += t < 1 ? 0.025 : 0.1) {
+  for (let t = MIN_TEMPERATURE; t <= 4.001; t += t < 1 ? 0.025 : 0.1) {
     let loss = 0;
-    for (const o of oof) {
+    for (const x of oof) {
+      const o = { line: x.line, classes: x.classes, scores: x[which] };
       if (o.scores === null) continue;
       const k = o.classes.indexOf(o.line.categoryId);
       let max = -Infinity;
@@ -183,10 +206,23 @@ export function trainCategorizer(lines: readonly LabelledLine[], categories: rea
   const share = Math.min(buckets, Math.ceil((buckets * CALIBRATION_LINES) / lines.length));
   const sample = share >= buckets ? lines : lines.filter((l) => foldOf(lineFeatures(l).merchantKey, buckets) < share);
   const oof = groupedOutOfFold(sample, categories, folds);
-  const temperature = fitTemperature(oof);
-  let right = 0;
-  for (const o of oof) if (o.scores && o.classes[argmax(o.scores)] === o.line.categoryId) right++;
-  return { linear: { ...linear, temperature }, trainedOn: lines.length, calibration: { folds, accuracy: oof.length ? right / oof.length : 0, temperature } };
+  // Two calibrations: lines whose merchant general knowledge names, and lines it does not
+  // (estimated by removing the concepts from every held-out line).
+  const known = oof.filter((o) => o.known);
+  const temperature = known.length > 0 ? fitTemperature(known) : 1;
+  const temperatureUnknown = fitTemperature(oof, 'bareScores');
+  const accuracy = (pick: (o: OutOfFold) => Float64Array | null): number => {
+    const right = oof.filter((o) => {
+      const scores = pick(o);
+      return scores !== null && o.classes[argmax(scores)] === o.line.categoryId;
+    }).length;
+    return oof.length > 0 ? right / oof.length : 0;
+  };
+  return {
+    linear: { ...linear, temperature, temperatureUnknown },
+    trainedOn: lines.length,
+    calibration: { folds, accuracy: accuracy((o) => o.scores), accuracyUnknown: accuracy((o) => o.bareScores), temperature, temperatureUnknown },
+  };
 }
 
 function argmax(xs: ArrayLike<number>): number {
@@ -218,7 +254,7 @@ export function predictCategory(
   const prior = new Map<string, number>();
   const linear = ctx.model?.linear ?? null;
   if (linear) {
-    const p = probabilities(logits(scoring(linear), lf.features, lf.concepts), linear.temperature);
+    const p = probabilities(logits(scoring(linear), lf.features, lf.concepts), lf.concepts.length > 0 ? linear.temperature : linear.temperatureUnknown);
     linear.classes.forEach((c, k) => {
       if (live.has(c)) prior.set(c, p[k] ?? 0);
     });

@@ -232,7 +232,9 @@ export function conceptsOf(words: readonly string[], processor: string | null = 
     i += Math.max(1, matched);
   }
   if ((processor === 'TST' || processor === 'TOAST') && !found.includes('meals')) found.push('meals');
-  return found;
+  // "CITY OF AUSTIN UTIL", "CITY OF DALLAS PARKING": the payee is the government, the spending
+  // is what the other word says.
+  return found.length > 1 && found.includes('government') ? found.filter((c) => c !== 'government') : found;
 }
 
 /** Singular of a category-name word, enough for names ("TOLLS" -> "TOLL", "UTILITIES" -> "UTILITIE"). */

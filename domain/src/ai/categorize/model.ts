@@ -16,8 +16,10 @@ export interface LinearModel {
   nameBeta: number;
   /** Concepts each class's name speaks of. */
   classConcepts: Concept[][];
-  /** Softmax temperature (calibration); 1 until fitted. */
+  /** Softmax temperature (calibration) for lines whose merchant general knowledge names; 1 until fitted. */
   temperature: number;
+  /** The same for lines it does not name. */
+  temperatureUnknown: number;
 }
 
 export interface Example {
@@ -50,7 +52,9 @@ function nameMatches(concepts: readonly Concept[], classConcepts: readonly Conce
 }
 
 export function trainLinear(examples: readonly Example[], classNames: ReadonlyMap<string, string>, options: TrainOptions = {}): LinearModel {
-  const classes = [...new Set(examples.map((e) => e.label))].sort();
+  // Every category of the company is a class, with or without lines: one its history never
+  // used can still be answered through the name term (a fuel brand -> the category named Fuel).
+  const classes = [...new Set([...examples.map((e) => e.label), ...classNames.keys()])].sort();
   const K = classes.length;
   const classIndex = new Map(classes.map((c, i) => [c, i]));
   const classConcepts = classes.map((c) => conceptsOfCategoryName(classNames.get(c) ?? ''));
@@ -125,7 +129,7 @@ export function trainLinear(examples: readonly Example[], classNames: ReadonlyMa
       W[j] = W[j]! - (lr * (m / c1)) / (Math.sqrt(v / c2) + eps);
     }
     for (let k = 0; k < K; k++) {
-      const g = gb[k]!;
+      const g = gb[k]! + l2 * b[k]!;
       const m = (mb[k] = b1 * mb[k]! + (1 - b1) * g);
       const v = (vb[k] = b2 * vb[k]! + (1 - b2) * g * g);
       b[k] = b[k]! - (lr * (m / c1)) / (Math.sqrt(v / c2) + eps);
@@ -134,7 +138,7 @@ export function trainLinear(examples: readonly Example[], classNames: ReadonlyMa
     vBeta = b2 * vBeta + (1 - b2) * gBeta * gBeta;
     beta -= (lr * (mBeta / c1)) / (Math.sqrt(vBeta / c2) + eps);
   }
-  return { classes, vocabulary, weights: Array.from(W), bias: Array.from(b), nameBeta: beta, classConcepts, temperature: 1 };
+  return { classes, vocabulary, weights: Array.from(W), bias: Array.from(b), nameBeta: beta, classConcepts, temperature: 1, temperatureUnknown: 1 };
 }
 
 function softmaxInPlace(s: Float64Array): void {
