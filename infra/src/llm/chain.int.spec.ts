@@ -106,7 +106,10 @@ describe('language-model chain through the real SDK', () => {
 
   it('health and the model list come from the Models API; a refused key is reported without the key', async () => {
     const c = chain({ offline });
+    const pings = fake.seen.length;
     expect(await c.health({ models })).toMatchObject({ status: 'ok', connected: true, keyConfigured: true, chain: [models.primary, models.fallback, 'offline-test'] });
+    await c.health({ models }); // asked again at once: answered from the last check
+    expect(fake.seen.slice(pings).filter((r) => r.path === '/v1/models')).toHaveLength(1);
     expect((await c.listModels()).map((m) => [m.name, m.source])).toEqual([...fake.models.map((m) => [m, 'remote']), ['offline-test', 'offline']]);
     fake.modelsStatus = 401;
     const h = await chain().health();

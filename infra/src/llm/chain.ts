@@ -18,6 +18,8 @@ import { AnthropicModels, failureReason, isAbort, type AnthropicClientOptions } 
 /** The name the chain's last step has when no offline categoriser is plugged in. */
 export const NO_MODEL = 'no model';
 const MODELS_CACHE_MS = 5 * 60_000;
+/** Every member may ask for health: the API is asked at most this often per process. */
+const PING_CACHE_MS = 15_000;
 
 export interface ModelChainOptions {
   /** From the environment (ANTHROPIC_API_KEY). Absent: no hosted model is tried. */
@@ -42,6 +44,7 @@ export class ModelChain implements LanguageModel {
   private readonly defaults: { primary: string; fallback: string | null };
   private readonly now: () => number;
   private modelsCache: { at: number; models: ModelInfo[] } | null = null;
+  private pingCache: { at: number; error: string | null } | null = null;
 
   constructor(private readonly options: ModelChainOptions = {}) {
     const key = options.apiKey?.trim();
@@ -118,13 +121,19 @@ export class ModelChain implements LanguageModel {
     if (!this.remote) {
       return { status: this.options.offline ? 'offline' : 'unavailable', connected: false, keyConfigured: false, chain, ms: 0 };
     }
-    try {
-      await this.remote.ping(options?.signal);
-      return { status: 'ok', connected: true, keyConfigured: true, chain, ms: this.now() - t };
-    } catch (error) {
-      if (options?.signal?.aborted) throw error;
-      return { status: 'degraded', connected: false, keyConfigured: true, chain, error: failureReason(error), ms: this.now() - t };
+    if (!this.pingCache || this.now() - this.pingCache.at >= PING_CACHE_MS) {
+      try {
+        await this.remote.ping(options?.signal);
+        this.pingCache = { at: this.now(), error: null };
+      } catch (error) {
+        if (options?.signal?.aborted) throw error;
+        this.pingCache = { at: this.now(), error: failureReason(error) };
+      }
     }
+    const { error } = this.pingCache;
+    return error === null
+      ? { status: 'ok', connected: true, keyConfigured: true, chain, ms: this.now() - t }
+      : { status: 'degraded', connected: false, keyConfigured: true, chain, error, ms: this.now() - t };
   }
 
   async listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {
