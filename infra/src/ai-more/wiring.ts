@@ -9,6 +9,7 @@ import type { CompanySettings, EventStore, ReadStore } from '@paperlink/domain';
 import { getTransaction, matchedReceiptOf } from '@paperlink/projections';
 import { aiMoreQueryRouter, type Analyzer } from '@paperlink/query-api';
 import type { OffThread } from '../workers/off-thread';
+import { findInPages } from '../readstore/paged';
 import { learningAnalyzers } from './analyzers';
 
 export interface AiMoreWiring {
@@ -39,6 +40,7 @@ export function aiMoreRouters(w: AiMoreWiring): Router[] {
       aiEnabled,
       rank: (target, others, limit) => w.cpu.rankCandidates(target, others, limit),
       insights: (events, lines) => w.cpu.calendarInsights(events, lines),
+      readAll: (collection, filter) => findInPages(collection, filter),
       analyzers: w.analyzers ?? (w.learning ? learningAnalyzers(w.learning, w.settingsOf) : {}),
     }),
   ];

@@ -21,7 +21,7 @@ export interface CalendarParseOptions {
 }
 
 /** Iterations of one recurrence rule, kept or not: the guard against a rule that never ends. */
-const MAX_ITERATIONS_PER_SERIES = 20_000;
+const MAX_ITERATIONS_PER_SERIES = 5_000;
 const MAX_TEXT = 300;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

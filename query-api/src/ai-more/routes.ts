@@ -10,6 +10,9 @@ import {
   rankCandidates,
   type CalendarEventRef,
   type CalendarInsights,
+  type Doc,
+  type Filter,
+  type ReadCollection,
   type ReadStore,
   type RankedCandidate,
   type RankTarget,
@@ -37,6 +40,11 @@ export interface AiMoreQueryDeps {
   /** Off the request thread (infra's worker pool); in place when absent (tools and tests). */
   rank?(target: RankTarget, others: Array<ReceiptInput | TransactionInput>, limit: number): Promise<RankedCandidate[]>;
   insights?(events: CalendarEventRef[], lines: SpendLine[]): Promise<CalendarInsights>;
+  /**
+   * Every document a filter selects, read a page per turn of the event loop (infra's
+   * findInPages): a company's 200,000 transactions copied at once hold the request thread.
+   */
+  readAll?<T extends Doc>(collection: ReadCollection<T>, filter: Filter): Promise<T[]>;
   /** The analyses of section 3 other than the calendar's (ai/categorize, duplicates, recurring). */
   analyzers: Partial<Record<'categorization' | 'duplicateAnalysis' | 'recurringAnalysis', Analyzer>>;
 }
@@ -58,6 +66,7 @@ const asRef = (e: CalendarEventDoc): CalendarEventRef => ({ id: e._id, userId: e
 /** Split, calendar, advanced matching and comprehensive analysis reads (AI dashboard stats: command-api/src/ai/learning.ts). */
 export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
   const { store } = deps;
+  const readAll = <T extends Doc>(c: ReadCollection<T>, filter: Filter) => (deps.readAll ? deps.readAll(c, filter) : c.find(filter));
   const router = validIdParams(Router());
   const company = requireCompany();
   const scopeOf = (ctx: RequestContext): Scope => (ctx.role === 'admin' ? {} : { userId: ctx.userId! });
@@ -117,7 +126,7 @@ export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
       const from = shift(events.reduce((m, e) => (e.startDay < m ? e.startDay : m), events[0]!.startDay), -1);
       const to = shift(events.reduce((m, e) => (e.endDay > m ? e.endDay : m), events[0]!.endDay), 1);
       const owners = [...new Set(events.map((e) => e.userId))];
-      const docs = await store.collection<TransactionDoc>(TRANSACTIONS).find({ companyId: ctx.companyId!, ...(scope.userId ? { userId: scope.userId } : { userId: { $in: owners } }), transaction_date: { $gte: from, $lte: to } });
+      const docs = await readAll(store.collection<TransactionDoc>(TRANSACTIONS), { companyId: ctx.companyId!, ...(scope.userId ? { userId: scope.userId } : { userId: { $in: owners } }), transaction_date: { $gte: from, $lte: to } });
       lines = docs.map(asLine);
     }
     const refs = events.map(asRef);
@@ -150,13 +159,13 @@ export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
     if (receipt) {
       const date = receipt.extracted_date;
       const window = date ? { transaction_date: { $gte: shift(date, -BEFORE_DAYS), $lte: shift(date, AFTER_DAYS) } } : {};
-      const docs = await store.collection<TransactionDoc>(TRANSACTIONS).find({ ...own, ...window });
+      const docs = await readAll(store.collection<TransactionDoc>(TRANSACTIONS), { ...own, ...window });
       others = new Map(docs.map((d) => [d._id, d]));
       ranked = await rank({ kind: 'receipt', receipt: asReceipt(receipt) }, docs.map(asTransaction), limit);
     } else {
       const t = transaction!;
       const window = { receipt_date: { $gte: shift(t.transaction_date, -AFTER_DAYS), $lte: shift(t.transaction_date, BEFORE_DAYS) } };
-      const docs = await store.collection<ReceiptDoc>(RECEIPTS).find({ ...own, processing_status: 'completed', ...window });
+      const docs = await readAll(store.collection<ReceiptDoc>(RECEIPTS), { ...own, processing_status: 'completed', ...window });
       others = new Map(docs.map((d) => [d._id, d]));
       ranked = await rank({ kind: 'transaction', transaction: asTransaction(t) }, docs.map(asReceipt), limit);
     }
@@ -188,9 +197,9 @@ export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
   router.get('/ai/matching/stats', company, async (_req, res) => {
     const ctx = ctxOf(res);
     const scope = scopeOf(ctx);
-    let matches = await store.collection<MatchDoc>(MATCHES).find({ companyId: ctx.companyId! });
+    let matches = await readAll(store.collection<MatchDoc>(MATCHES), { companyId: ctx.companyId! });
     if (scope.userId) {
-      const receipts = await store.collection<ReceiptDoc>(RECEIPTS).find({ companyId: ctx.companyId!, userId: scope.userId });
+      const receipts = await readAll(store.collection<ReceiptDoc>(RECEIPTS), { companyId: ctx.companyId!, userId: scope.userId });
       const ids = new Set(receipts.map((r) => r._id));
       matches = matches.filter((m) => ids.has(m.receiptId));
     }
