@@ -9,3 +9,4 @@ export * from './operations';
 export * from './exports/routes';
 export * from './exports/options';
 export * from './ai-more/routes';
+export * from './exports/rows';

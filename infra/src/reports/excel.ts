@@ -109,8 +109,14 @@ const colName = (n: number): string => {
 class DataSheet<R> {
   private count = 0;
   private readonly totals: number[];
+  /**
+   * One style object per column, given to every cell of it: exceljs caches a style's id by the
+   * object, so a shared object is looked up once instead of serialised for every cell.
+   */
+  private readonly styles: Array<Partial<ExcelJS.Style>>;
   constructor(private readonly ws: Sheet, private readonly spec: SheetSpec<R>) {
-    ws.columns = spec.columns.map((c) => ({ header: c.header, key: c.key, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }));
+    ws.columns = spec.columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+    this.styles = spec.columns.map((c) => (c.numFmt ? { numFmt: c.numFmt } : {}));
     const header = ws.getRow(1);
     header.font = BOLD;
     header.commit();
@@ -119,9 +125,11 @@ class DataSheet<R> {
   add(row: R): void {
     const values = this.spec.values(row);
     const r = this.ws.addRow(values);
-    values.forEach((v, i) => {
+    for (let i = 0; i < values.length; i++) {
+      r.getCell(i + 1).style = this.styles[i]!;
+      const v = values[i];
       if (typeof v === 'number' && this.spec.columns[i]!.total) this.totals[i]! += Math.round(v * 100);
-    });
+    }
     r.commit();
     this.count++;
   }
@@ -137,7 +145,7 @@ class DataSheet<R> {
       return { formula: `SUBTOTAL(109,${col}2:${col}${last})`, result: dollars(this.totals[i]!) };
     });
     const r = this.ws.addRow(values);
-    r.font = BOLD;
+    values.forEach((_v, i) => (r.getCell(i + 1).style = { ...this.styles[i], font: BOLD }));
     r.commit();
     this.ws.commit();
   }

@@ -7,9 +7,9 @@ import sharp from 'sharp';
 import type { PagesPerReceipt, ReportAttachment } from '@paperlink/domain';
 import { renderPdfPages } from '../ocr/pdf';
 
-/** Longest sides of an embedded page image, in pixels (about 150 dpi over the printed box). */
-const MAX_W = 1000;
-const MAX_H = 1400;
+/** Longest sides of an embedded page image, in pixels (about 190 dpi over the 300 x 380 pt box it is drawn in). */
+const MAX_W = 800;
+const MAX_H = 1100;
 /** A JPEG at most this large (bytes) and within the sides is embedded unchanged. */
 const KEEP_BYTES = 400_000;
 /** 'all' pages of a PDF receipt still stops here (a 500-page upload is not a receipt). */
@@ -42,15 +42,39 @@ export async function prepareImage(a: ReportAttachment, maxPages: PagesPerReceip
       return { filename: a.filename, pages: await Promise.all(pages.map(downscale)) };
     }
     if (a.kind === 'jpeg' && bytes.length <= KEEP_BYTES) {
-      const m = await sharp(bytes).metadata();
-      if ((m.width ?? Infinity) <= MAX_W * 1.5 && (m.height ?? Infinity) <= MAX_H * 1.5 && (m.orientation ?? 1) === 1 && m.channels !== 4 && m.space !== 'cmyk') {
-        return { filename: a.filename, pages: [bytes] };
-      }
+      const size = jpegSize(bytes);
+      if (size && size.width <= MAX_W * 1.5 && size.height <= MAX_H * 1.5 && size.components === 3) return { filename: a.filename, pages: [bytes] };
     }
     return { filename: a.filename, pages: [await downscale(bytes)] };
   } catch {
     return { filename: a.filename, pages: [], error: 'the file could not be read' };
   }
+}
+
+/**
+ * Width, height and colour components of a baseline or progressive JPEG, read from its frame
+ * header without decoding it (null when the markers do not make sense). pdfkit embeds such a
+ * file as it is and applies its EXIF orientation itself.
+ */
+export function jpegSize(b: Uint8Array): { width: number; height: number; components: number } | null {
+  if (b.length < 4 || b[0] !== 0xff || b[1] !== 0xd8) return null;
+  let i = 2;
+  while (i + 9 < b.length) {
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    const len = (b[i + 2]! << 8) | b[i + 3]!;
+    // SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: (b[i + 5]! << 8) | b[i + 6]!, width: (b[i + 7]! << 8) | b[i + 8]!, components: b[i + 9]! };
+    }
+    if (marker === 0xda || len < 2) return null;
+    i += 2 + len;
+  }
+  return null;
 }
 
 /** Prepares many files, `concurrency` at a time, keeping their order. */

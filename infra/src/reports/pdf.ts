@@ -169,8 +169,16 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
       group = null;
     };
     let zebra = false;
-    for await (const page of rows) {
-      const images = await prepareAll(page.flatMap((r) => (r.type === 'match' ? [] : r.attachments)), meta.settings.maxPagesPerReceipt);
+    // The next page's receipt files are prepared (sharp and pdfjs, on libuv threads) while this page is drawn.
+    const prepare = (page: ReportRow[]) => prepareAll(page.flatMap((r) => (r.type === 'match' ? [] : r.attachments)), meta.settings.maxPagesPerReceipt);
+    const pages = rows[Symbol.asyncIterator]();
+    let ahead = await pages.next();
+    let aheadImages = ahead.done ? null : prepare(ahead.value);
+    while (!ahead.done) {
+      const page = ahead.value;
+      const images = await aheadImages!;
+      ahead = await pages.next();
+      aheadImages = ahead.done ? null : prepare(ahead.value);
       let nextImage = 0;
       for (const row of page) {
         const g = groupOf(row, meta.settings.groupBy);

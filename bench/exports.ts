@@ -1,0 +1,277 @@
+/**
+ * Reports (issue 15): a PDF of 10,000 transactions with 1,000 receipt images, and an Excel
+ * workbook of 100,000 transactions, through the product's own path (rows read from the embedded
+ * read store a page at a time on this thread, rendered in a pool worker, bytes streamed back),
+ * beside a baseline in the same run: pdfkit / exceljs writing the same rows (and the same image
+ * files) from memory with no logic of ours (no summary, grouping, scoping, downscaling,
+ * neutralising, flow control or worker).
+ *
+ * Both render at nice 10 (the product's pool workers run at that priority; the baseline's thread
+ * is set to it), so a busy machine weighs on both alike.
+ *
+ * Each run is its own child process, so its peak memory is its own: the child reports VmHWM
+ * (peak resident set) from /proc, once over its whole life and once for the report alone (the
+ * peak is reset with /proc/self/clear_refs after the rows and files are set up). It also reports
+ * the longest event-loop stall of the request thread during the report.
+ *
+ *   npx tsx bench/exports.ts            # 3 runs of each, medians
+ *   EXPORT_RUNS=1 npx tsx bench/exports.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ReportMeta, ReportSettings } from '@paperlink/domain';
+import { fmt, median, row } from './lib';
+
+const RECEIPTS_DEV = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev');
+const COMPANY = 'bench-co';
+const USER = 'bench-user';
+
+interface Result {
+  ms: number;
+  bytes: number;
+  peakMb: number;
+  reportPeakMb: number;
+  stallMs: number;
+}
+
+/** A sink that counts bytes (the response). */
+function counter(): Writable & { bytes: number } {
+  const w = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      w.bytes += chunk.length;
+      cb();
+    },
+  }) as Writable & { bytes: number };
+  w.bytes = 0;
+  return w;
+}
+
+const peakMb = (field: 'VmHWM' | 'VmRSS' = 'VmHWM') => Number(/\d+/.exec(readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field))!)![0]) / 1024;
+const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
+
+/** Deterministic transactions: the same in every child. `matched` of them (the first ones) carry one receipt each. */
+function transactionDocs(n: number, matched: number) {
+  const cats = ['Fuel', 'Meals', 'Office', 'Travel', 'Tools', 'Materials', 'Software', 'Parking'];
+  const merchants = ['Shell', 'Home Depot', 'Staples', 'Delta', 'Uber', 'Lowe’s', 'AWS', 'Café Zürich', 'Łódź Supplies', 'Joe & Co'];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const day = new Date(Date.UTC(2026, 0, 1) + (i % 365) * 86_400_000).toISOString().slice(0, 10);
+    const amountCents = -((i * 7919) % 250_000) - 100;
+    out.push({
+      _id: `t${String(i).padStart(7, '0')}`,
+      companyId: COMPANY,
+      userId: USER,
+      transaction_date: day,
+      description: i % 97 === 0 ? `=HYPERLINK("http://x.example","${i}")` : `${merchants[i % merchants.length]} #${i % 1000}`,
+      amountCents,
+      absCents: Math.abs(amountCents),
+      salesTaxCents: i % 3 === 0 ? Math.round(Math.abs(amountCents) * 0.07) : null,
+      external_transaction_id: null,
+      currency: 'USD',
+      category_name: cats[i % cats.length]!,
+      job_number_name: `J-${100 + (i % 40)}`,
+      cost_code_name: `01-${200 + (i % 25)}`,
+      receipt_count: i < matched ? 1 : 0,
+      receipts: i < matched ? [`receipt-${i}.jpg`] : [],
+      importId: 'imp',
+      importRevision: 0,
+      fileHash: 'h',
+      fileName: 'bench.csv',
+      row: i + 2,
+      importedBy: USER,
+      created_at: '2026-11-01T00:00:00.000Z',
+      updated_at: '2026-11-01T00:00:00.000Z',
+      dedupKey: `k${i}`,
+    });
+  }
+  return out;
+}
+
+/** The image files of the PDF run: 40 real receipt scans, every 10th one a large photo (downscaled by the report). */
+function prepareImages(dir: string, count: number): Promise<string[]> {
+  return (async () => {
+    const sharp = (await import('sharp')).default;
+    const scans = readdirSync(RECEIPTS_DEV).filter((f) => f.endsWith('.jpg')).sort().map((f) => readFileSync(join(RECEIPTS_DEV, f)));
+    const large = await Promise.all(scans.slice(0, 10).map((b) => sharp(b).resize({ width: 2400, height: 3200, fit: 'fill' }).jpeg({ quality: 85 }).toBuffer()));
+    const { LocalBlobStore } = await import('../infra/src/blobs/local');
+    const blobs = new LocalBlobStore(dir);
+    const keys: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const base = i % 10 === 0 ? large[(i / 10) % large.length]! : scans[i % scans.length]!;
+      // Distinct files: bytes after the JPEG's end marker, which decoders ignore.
+      const bytes = Buffer.concat([base, Buffer.from(`receipt ${i}`)]);
+      keys.push((await blobs.put(bytes)).sha256);
+    }
+    await blobs.close();
+    return keys;
+  })();
+}
+
+const SETTINGS: ReportSettings = {
+  includeMatched: true, includeUnmatched: true, includeOCRData: false, maxPagesPerReceipt: 'all', groupBy: 'date',
+  includeAnalytics: false, includeCharts: true, includeSummary: true, includeDetails: true,
+};
+
+async function ours(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir: string, keys: string[]): Promise<Result> {
+  const { EmbeddedReadStore } = await import('../infra/src/readstore/embedded');
+  const { LocalBlobStore } = await import('../infra/src/blobs/local');
+  const { WorkerPool } = await import('../infra/src/workers/pool');
+  const { renderReport } = await import('../infra/src/reports/run');
+  const { allProjections } = await import('@paperlink/projections');
+  const { ExportReader } = await import('@paperlink/query-api');
+  const store = new EmbeddedReadStore();
+  for (const p of allProjections()) for (const [name, indexes] of Object.entries(p.collections)) await store.ensureIndexes(name, indexes);
+  const writes = new Map<string, Map<string, Record<string, unknown> & { _id: string } | null>>();
+  const put = (coll: string, doc: Record<string, unknown> & { _id: string }) => {
+    if (!writes.has(coll)) writes.set(coll, new Map());
+    writes.get(coll)!.set(doc._id, doc);
+  };
+  put('users', { _id: USER, email: 'b@example.com', firstName: 'Bench', lastName: 'User', emailVerified: true, memberSince: '2026-01-01', lastLogin: null, sessionsRevokedAt: null });
+  for (const t of transactionDocs(n, images)) put('transactions', t);
+  for (let i = 0; i < images; i++) {
+    const tId = `t${String(i).padStart(7, '0')}`;
+    put('receipts', {
+      _id: `r${i}`, companyId: COMPANY, userId: USER, original_filename: `receipt-${i}.jpg`, content_type: 'image/jpeg', kind: 'jpeg', file_size: 100_000, sha256: keys[i]!,
+      duplicate_of: null, upload_date: '2026-11-01T00:00:00.000Z', processing_status: 'completed', failure_reason: null, ocr_run: 1, ocr_source: 'ocr', ocr_confidence: 90,
+      field_confidence: {}, extracted_date: null, extractedCents: null, absCents: null, extracted_merchant: null, extracted_description: null, taxCents: null, corrected: [],
+      receipt_date: '2026-11-01', match_count: 1, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z',
+    });
+    put('matches', { _id: `m${i}`, companyId: COMPANY, receiptId: `r${i}`, transactionId: tId, confidence: 90, evidence: { reasons: [] }, status: 'confirmed', origin: 'manual', suggested_by: USER, suggested_at: '2026-11-01T00:00:00.000Z', decided_by: USER, decided_at: '2026-11-01T00:00:00.000Z', withdrawn_reason: null });
+  }
+  await store.commit(writes as never, []);
+  writes.clear();
+  const blobs = new LocalBlobStore(blobDir);
+  const pool = new WorkerPool({ size: 2 });
+  const format = kind === 'pdf' ? 'pdf' : 'excel';
+  const meta = (company: string): ReportMeta => ({
+    type: 'transactions', format, title: 'Bench report', company, generatedBy: 'Bench User', generatedAt: '2026-11-23T00:00:00.000Z', period: 'All dates', settings: SETTINGS, receiptLinkBase: 'http://localhost',
+  });
+  const run = async (companyId: string) => {
+    const reader = new ExportReader(store, blobs, 'transactions', { companyId }, SETTINGS);
+    const out = counter();
+    await renderReport(pool, { meta: meta(companyId), admin: true }, reader.source({ attachments: kind === 'pdf', linkBase: 'http://localhost' }), out);
+    return out.bytes;
+  };
+  // The pool's workers start and load their modules once per server, not per report.
+  await run('empty-company');
+  const before = peakMb();
+  resetPeak();
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  const t = performance.now();
+  const bytes = await run(COMPANY);
+  const ms = performance.now() - t;
+  h.disable();
+  const reportPeakMb = peakMb();
+  await pool.close();
+  await store.close();
+  return { ms, bytes, peakMb: Math.max(before, reportPeakMb), reportPeakMb, stallMs: h.max / 1e6 };
+}
+
+async function baseline(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir: string, keys: string[]): Promise<Result> {
+  const docs = transactionDocs(n, images);
+  const rows = docs.map((d) => [d.transaction_date, d.description, d.category_name, d.cost_code_name, d.job_number_name, 'Bench User', d.receipt_count > 0 ? 'Matched' : 'Unmatched', (d.amountCents / 100).toFixed(2)]);
+  const files = kind === 'pdf' ? keys.slice(0, images).map((k) => readFileSync(join(blobDir, k.slice(0, 2), k.slice(2, 4), k))) : [];
+  const before = peakMb();
+  resetPeak();
+  // The product renders in a pool worker at nice 10 (infra/src/workers/worker.ts); the baseline
+  // renders at the same priority, so a busy machine slows both alike.
+  setPriority(10);
+  const out = counter();
+  const t = performance.now();
+  if (kind === 'pdf') {
+    const PDFDocument = (await import('pdfkit')).default;
+    const { FONT_REGULAR } = await import('../infra/src/reports/format');
+    const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 36 });
+    const done = new Promise((resolve) => out.on('finish', resolve));
+    doc.pipe(out);
+    doc.registerFont('body', FONT_REGULAR);
+    doc.font('body').fontSize(7.5);
+    const widths = [58, 190, 100, 70, 70, 90, 56, 76];
+    let y = 36;
+    rows.forEach((r, i) => {
+      if (y + 13 > doc.page.height - 46) {
+        doc.addPage();
+        y = 36;
+      }
+      let x = 36;
+      r.forEach((v, c) => {
+        doc.text(v, x + 3, y + 3, { lineBreak: false });
+        x += widths[c]!;
+      });
+      y += 13;
+      if (i < files.length) {
+        if (y + 380 > doc.page.height - 46) {
+          doc.addPage();
+          y = 36;
+        }
+        doc.image(files[i]!, 56, y, { fit: [300, 380] });
+        y += 386;
+      }
+    });
+    doc.end();
+    await done;
+  } else {
+    const ExcelJS = (await import('exceljs')).default;
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+    const ws = wb.addWorksheet('Transactions');
+    for (const r of rows) ws.addRow(r).commit();
+    ws.commit();
+    await wb.commit();
+  }
+  const ms = performance.now() - t;
+  const reportPeakMb = peakMb();
+  return { ms, bytes: out.bytes, peakMb: Math.max(before, reportPeakMb), reportPeakMb, stallMs: 0 };
+}
+
+async function child(): Promise<void> {
+  const [, , , who, kind, n, images, blobDir, keysFile] = process.argv;
+  const keys = JSON.parse(readFileSync(keysFile!, 'utf8')) as string[];
+  const fn = who === 'ours' ? ours : baseline;
+  const r = await fn(kind as 'pdf' | 'xlsx', Number(n), Number(images), blobDir!, keys);
+  console.log(`RESULT ${JSON.stringify(r)}`);
+  process.exit(0);
+}
+
+async function main(): Promise<void> {
+  const runs = Number(process.env.EXPORT_RUNS ?? 3);
+  const dir = mkdtempSync(join(tmpdir(), 'paperlink-bench-exports-'));
+  try {
+    console.log(`  load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const keys = await prepareImages(join(dir, 'blobs'), 1000);
+    const keysFile = join(dir, 'keys.json');
+    writeFileSync(keysFile, JSON.stringify(keys));
+    const cases: Array<[label: string, kind: 'pdf' | 'xlsx', n: number, images: number, limitS: number, limitMb: number]> = [
+      ['PDF, 10,000 transactions + 1,000 receipt images', 'pdf', 10_000, 1000, 10, 500],
+      ['xlsx, 100,000 transactions', 'xlsx', 100_000, 0, 10, 300],
+    ];
+    for (const [label, kind, n, images, limitS, limitMb] of cases) {
+      console.log(`\n  ${label} (goal: ≤ ${limitS} s, ≤ ${limitMb} MB peak), ${runs} runs each, medians`);
+      const got: Record<'ours' | 'baseline', Result[]> = { ours: [], baseline: [] };
+      for (let i = 0; i < runs; i++) {
+        for (const who of ['ours', 'baseline'] as const) {
+          const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', who, kind, String(n), String(images), join(dir, 'blobs'), keysFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
+          const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+          if (!line) throw new Error(`${who} ${kind} failed: ${r.stderr.slice(-2000)}`);
+          got[who].push(JSON.parse(line.slice(7)) as Result);
+        }
+      }
+      const m = (who: 'ours' | 'baseline', k: keyof Result) => median(got[who].map((r) => r[k]));
+      row('ours: time', `${fmt(m('ours', 'ms') / 1000, 2)} s`, `baseline ${fmt(m('baseline', 'ms') / 1000, 2)} s, ratio ${fmt(m('ours', 'ms') / m('baseline', 'ms'), 2)}x`);
+      row('ours: peak RSS of the process (whole run)', `${fmt(m('ours', 'peakMb'))} MB`, `baseline ${fmt(m('baseline', 'peakMb'))} MB`);
+      row('ours: peak RSS while the report is made', `${fmt(m('ours', 'reportPeakMb'))} MB`, `baseline ${fmt(m('baseline', 'reportPeakMb'))} MB`);
+      row('ours: file size', `${fmt(m('ours', 'bytes') / 1e6, 1)} MB`, `baseline ${fmt(m('baseline', 'bytes') / 1e6, 1)} MB`);
+      row('ours: longest request-thread stall during it', `${fmt(m('ours', 'stallMs'), 1)} ms`, 'reading rows in pages here; rendering in the worker');
+    }
+    console.log(`\n  load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--child') await child();
+else await main();
