@@ -119,7 +119,7 @@ export interface GroupMember {
 }
 
 export const CalendarUploadSchema = z.object({
-  calendar: z.object({ id: z.string(), fileName: z.string(), name: z.string().nullable().optional(), events: z.number(), skipped: z.number().optional(), truncated: z.boolean().optional(), replaced: z.boolean().optional() }).passthrough(),
+  calendar: z.object({ id: z.string(), fileName: z.string(), name: z.string().nullable().optional(), events: z.number(), skipped: z.number().optional(), truncated: z.number().optional(), replaced: z.boolean().optional() }).passthrough(),
   message: z.string().optional(),
 });
 export type CalendarUpload = z.infer<typeof CalendarUploadSchema>;
@@ -164,6 +164,21 @@ export const aiApi = {
   async analyze(transactionId: string): Promise<Analysis> {
     const data = (await api.post(`/ai/analyze/comprehensive/${enc(transactionId)}`)).data as { analysis?: unknown };
     return AnalysisSchema.parse(data.analysis ?? {});
+  },
+  /** A prediction the server records (the one feedback grades; it may ask the language model). */
+  async categorize(transactionId: string): Promise<Categorization> {
+    return CategorizationSchema.parse((await api.post(`/ai/categorize/transaction/${enc(transactionId)}`)).data);
+  },
+  /**
+   * The AI Analysis modal's content: the comprehensive analysis (four sections, each with its
+   * own error), with the categorisation taken from the recorded prediction when that call works.
+   * The comprehensive call only reads, so without the second call no prediction would count on
+   * /ai-dashboard and feedback would grade a prediction nobody recorded.
+   */
+  async analyzeForModal(transactionId: string): Promise<Analysis> {
+    const [analysis, recorded] = await Promise.allSettled([aiApi.analyze(transactionId), aiApi.categorize(transactionId)]);
+    if (analysis.status === 'rejected') throw analysis.reason;
+    return recorded.status === 'fulfilled' ? { ...analysis.value, categorization: recorded.value } : analysis.value;
   },
   async feedback(body: Feedback): Promise<void> {
     await api.post('/ai/categorize/feedback', body);

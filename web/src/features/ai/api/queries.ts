@@ -12,9 +12,9 @@ export const aiKeys = {
   categories: () => ['masterdata', tokenStorage.companyId() ?? 'none', 'categories'] as const,
 };
 
-/** The comprehensive analysis is asked for afresh each time the modal opens. */
+/** The analysis is asked for afresh each time the modal opens. */
 export function useAnalysis(transactionId: string) {
-  return useQuery({ queryKey: aiKeys.analysis(transactionId), queryFn: () => aiApi.analyze(transactionId), retry: false, gcTime: 0, staleTime: 0, refetchOnWindowFocus: false });
+  return useQuery({ queryKey: aiKeys.analysis(transactionId), queryFn: () => aiApi.analyzeForModal(transactionId), retry: false, gcTime: 0, staleTime: 0, refetchOnWindowFocus: false });
 }
 
 export function useCategories(enabled: boolean) {

@@ -13,9 +13,10 @@ afterEach(() => {
 
 const categories = [{ id: 'c-fuel', name: 'FUEL' }, { id: 'c-meals', name: 'MEALS' }, { id: 'c-lodging', name: 'LODGING' }];
 
-function serve(analysis: unknown) {
+function serve(analysis: unknown, recorded?: unknown) {
   const post = vi.spyOn(api, 'post').mockImplementation(((url: string) => {
     if (url === '/ai/analyze/comprehensive/t1') return Promise.resolve({ data: { analysis } });
+    if (url === '/ai/categorize/transaction/t1' && recorded) return Promise.resolve({ data: recorded });
     if (url === '/ai/categorize/feedback') return Promise.resolve({ data: { recorded: true } });
     return Promise.reject(new Error(url));
   }) as never);
@@ -81,6 +82,19 @@ describe('AI Analysis modal', () => {
     expect(within(section('Duplicate Detection')).getByText('No duplicates found')).toBeTruthy();
     expect(within(section('Recurring Patterns')).getByRole('alert').textContent).toContain('Not enough history');
     expect(section('Calendar Correlation').textContent).toContain('Denver site visit');
+  });
+
+  it('shows the recorded prediction (the one feedback grades) when that call works, the others from the comprehensive analysis', async () => {
+    const post = serve(
+      { categorization: { predictedCategory: 'MEALS', predictedCategoryId: 'c-meals', confidence: 0.5 }, duplicateAnalysis: { isDuplicate: false }, recurringAnalysis: { hasPattern: false }, calendarAnalysis: { hasCorrelation: false } },
+      { predictedCategory: 'LODGING', predictedCategoryId: 'c-lodging', confidence: 0.88, details: { source: 'memory' } },
+    );
+    show();
+    await screen.findByText('LODGING');
+    expect(screen.getByTestId('ai-confidence').textContent).toBe('High (88%)');
+    expect(section('Intelligent Categorization').textContent).toContain("from this payee's history");
+    expect(screen.queryByText('MEALS')).toBeNull();
+    expect(post.mock.calls.map((c) => c[0]).sort()).toEqual(['/ai/analyze/comprehensive/t1', '/ai/categorize/transaction/t1']);
   });
 
   it('records Yes feedback with the predicted category as the actual one', async () => {

@@ -53,7 +53,7 @@ export function Dialog({ title, onClose, children, footer, testId }: { title: st
       <div ref={box} className="card modal ai-modal" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={trap} data-testid={testId}>
         <div className="row spread">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="btn small" aria-label="Close" onClick={onClose}>×</button>
+          <button type="button" className="btn small" aria-label={`Close ${title}`} onClick={onClose}>×</button>
         </div>
         {children}
         {footer && <div className="row modal-actions">{footer}</div>}
