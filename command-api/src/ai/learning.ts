@@ -82,9 +82,9 @@ export interface AiLearningDeps {
   categories(companyId: string): Promise<Array<{ id: string; name: string }>>;
   transaction(companyId: string, id: string): Promise<AiTransaction | null>;
   receipt(companyId: string, id: string): Promise<AiReceipt | null>;
-  /** Every transaction (receipt) in scope: a member's own, or (userId unset) the company's. */
-  transactions(companyId: string, scope: { userId?: string }): Promise<AiTransaction[]>;
-  receipts(companyId: string, scope: { userId?: string }): Promise<AiReceipt[]>;
+  /** Every transaction (receipt) in scope: a member's own, or (userId unset) the company's; of one amount when given. */
+  transactions(companyId: string, scope: { userId?: string }, amountCents?: number): Promise<AiTransaction[]>;
+  receipts(companyId: string, scope: { userId?: string }, amountCents?: number): Promise<AiReceipt[]>;
   /** The company's categoriser (payee memory with feedback, linear model), off the request thread. */
   predict(companyId: string, line: { description: string; amountCents: number }, categoryNames: string[]): Promise<AiCategoryPrediction>;
   /** Off the request thread. */
@@ -273,7 +273,7 @@ export function aiLearningRouter(deps: AiLearningDeps): Router {
         if (!mine(ctx, tx.userId)) throw new NotFoundError('Transaction not found', 'transaction_not_found');
         kind = 'transaction';
         target = txCandidate(tx);
-        const all = await deps.transactions(ctx.companyId!, scope);
+        const all = await deps.transactions(ctx.companyId!, scope, tx.amountCents);
         others = all.filter((t) => t.id !== id).map(txCandidate);
         for (const t of all) described.set(t.id, { id: t.id, transaction_date: t.date, description: t.description, amount: t.amountCents / 100, category_name: t.categoryName });
       } else {
@@ -281,7 +281,7 @@ export function aiLearningRouter(deps: AiLearningDeps): Router {
         if (!r || !mine(ctx, r.userId)) throw new NotFoundError('Transaction or receipt not found', 'not_found');
         kind = 'receipt';
         target = receiptCandidate(r);
-        const all = await deps.receipts(ctx.companyId!, scope);
+        const all = target ? await deps.receipts(ctx.companyId!, scope, target.amountCents) : [];
         others = all.filter((x) => x.id !== id).map(receiptCandidate).filter((x): x is DuplicateCandidate => x !== null);
         for (const x of all) described.set(x.id, { id: x.id, original_filename: x.fileName, extracted_date: x.date, extracted_amount: x.amountCents === null ? null : x.amountCents / 100, extracted_merchant: x.merchant });
       }

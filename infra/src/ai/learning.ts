@@ -14,8 +14,14 @@ import {
 import { findInPages } from '../readstore/paged';
 import type { WorkerPool } from '../workers/pool';
 
-/** A trained categoriser older than this is retrained in the background on its next use. */
+/**
+ * A trained categoriser is retrained in the background on its next use when it is older than
+ * REFRESH_MS and the company's transactions were added or removed since, or when it is older
+ * than MAX_AGE_MS (edits of categories change no count). Feedback needs neither: it is read
+ * fresh on every prediction.
+ */
 const REFRESH_MS = 15_000;
+const MAX_AGE_MS = 120_000;
 /** The newest categorised lines a company's model learns from. */
 const MAX_TRAINING_LINES = 20_000;
 
@@ -23,6 +29,8 @@ interface Trained {
   model: CategorizerModel;
   memory: PayeeMemory;
   at: number;
+  /** The company's transaction count when it was trained. */
+  count: number;
 }
 
 const asTransaction = (d: TransactionDoc): AiTransaction => ({ id: d._id, userId: d.userId, date: d.transaction_date, description: d.description, amountCents: d.amountCents, categoryName: d.category_name || null });
@@ -34,7 +42,12 @@ export class CompanyCategorizers {
 
   constructor(private readonly store: ReadStore, private readonly pool: WorkerPool) {}
 
+  private count(companyId: string): Promise<number> {
+    return this.store.collection<TransactionDoc>(TRANSACTIONS).count({ companyId });
+  }
+
   private async train(companyId: string): Promise<Trained> {
+    const count = await this.count(companyId);
     const lines = await findInPages(this.store.collection<TransactionDoc>(TRANSACTIONS), { companyId }, (d) => (d.category_name ? { description: d.description, amountCents: d.amountCents, categoryId: d.category_name, date: d.transaction_date } : null));
     const labelled = lines.filter((l): l is LabelledLine & { date: string } => l !== null).sort((a, b) => a.date.localeCompare(b.date)).slice(-MAX_TRAINING_LINES)
       .map(({ description, amountCents, categoryId }) => ({ description, amountCents, categoryId }));
@@ -42,7 +55,7 @@ export class CompanyCategorizers {
     const master = await listMasterItems(this.store, companyId, 'categories');
     const categories = [...new Set([...names, ...master.map((m) => m.name)])].map((n) => ({ id: n, name: n }));
     const out = await this.pool.run('trainCategorizer', { lines: labelled, categories });
-    const t = { ...out, at: Date.now() };
+    const t = { ...out, at: Date.now(), count };
     this.trained.set(companyId, t);
     return t;
   }
@@ -50,18 +63,14 @@ export class CompanyCategorizers {
   /** The company's categoriser: trained now the first time, retrained in the background when old. */
   private async current(companyId: string): Promise<Trained> {
     const have = this.trained.get(companyId);
-    const stale = !have || Date.now() - have.at > REFRESH_MS;
+    const age = have ? Date.now() - have.at : Infinity;
+    const stale = !have || age > MAX_AGE_MS || (age > REFRESH_MS && (await this.count(companyId)) !== have.count);
     if (stale && !this.training.has(companyId)) {
       const p = this.train(companyId).finally(() => this.training.delete(companyId));
       this.training.set(companyId, p);
       p.catch((error: unknown) => console.warn(`categoriser training failed: ${String(error)}`));
     }
     return have ?? (await this.training.get(companyId)!);
-  }
-
-  /** Forgets a company's categoriser (its categorised lines changed a lot: an import). */
-  invalidate(companyId: string): void {
-    this.trained.delete(companyId);
   }
 
   async predict(companyId: string, line: { description: string; amountCents: number }, categoryNames: string[]) {
@@ -109,8 +118,10 @@ export function aiLearningDeps(store: ReadStore, pool: WorkerPool, bus: CommandB
       const d = await getReceipt(store, companyId, id);
       return d ? asReceipt(d) : null;
     },
-    transactions: (companyId, scope) => findInPages(store.collection<TransactionDoc>(TRANSACTIONS), own(companyId, scope), asTransaction),
-    receipts: (companyId, scope) => findInPages(store.collection<ReceiptDoc>(RECEIPTS), own(companyId, scope), asReceipt),
+    transactions: (companyId, scope, amountCents) =>
+      findInPages(store.collection<TransactionDoc>(TRANSACTIONS), { ...own(companyId, scope), ...(amountCents !== undefined ? { amountCents } : {}) }, asTransaction),
+    receipts: (companyId, scope, amountCents) =>
+      findInPages(store.collection<ReceiptDoc>(RECEIPTS), { ...own(companyId, scope), ...(amountCents !== undefined ? { extractedCents: amountCents } : {}) }, asReceipt),
     predict: (companyId, line, names) => categorizers.predict(companyId, line, names),
     recurring: (records, onlyMerchantKey) => pool.run('recurringPatterns', { records, ...(onlyMerchantKey !== undefined ? { onlyMerchantKey } : {}) }),
     duplicateGroups: (records, options) => pool.run('duplicateGroups', { records, options }),
