@@ -20,7 +20,8 @@ export function useDashboardScope() {
 export function useDashboardData() {
   const { companyId, userId, isAdmin } = useDashboardScope();
   const refetchInterval = isAdmin ? ADMIN_REFRESH_MS : false;
-  const common = { refetchInterval, enabled: companyId !== null } as const;
+  // Fresh on every visit: a match confirmed on /matches shows here when you come back.
+  const common = { refetchInterval, enabled: companyId !== null, staleTime: 0 } as const;
   const lists = useQuery({ queryKey: dashboardKeys.lists(companyId, userId), queryFn: dashboardApi.lists, ...common });
   const stats = useQuery({ queryKey: dashboardKeys.stats(companyId, userId), queryFn: dashboardApi.stats, ...common });
   const analytics = useQuery({ queryKey: dashboardKeys.analytics(companyId, userId), queryFn: dashboardApi.analytics, ...common });

@@ -112,6 +112,20 @@ describe('/dashboard', () => {
     await waitFor(() => expect(card('sh-lag-value').textContent).toBe('2 events'));
   });
 
+  it('admins refetch every 10 minutes, users do not', async () => {
+    for (const role of ['admin', 'user'] as const) {
+      asRole(role);
+      serve();
+      const client = createQueryClient();
+      render(<QueryClientProvider client={client}><MemoryRouter><DashboardPage /></MemoryRouter></QueryClientProvider>);
+      await waitFor(() => expect(client.getQueryCache().findAll({ queryKey: ['dashboard'] }).length).toBeGreaterThanOrEqual(3));
+      const intervals = client.getQueryCache().findAll({ queryKey: ['dashboard'] }).flatMap((q) => q.observers.map((o) => o.options.refetchInterval));
+      expect(new Set(intervals)).toEqual(new Set([role === 'admin' ? 600_000 : false]));
+      cleanup();
+      vi.restoreAllMocks();
+    }
+  });
+
   it('arrow keys move between the tabs and take the focus along', async () => {
     asRole('admin');
     serve();

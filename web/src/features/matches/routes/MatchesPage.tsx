@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { useState } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { formatUsd } from '../../../lib/format';
-import { confidenceBadge, matchesApi, type Match } from '../api/matches';
+import { confidenceBadge, type Match } from '../api/matches';
+import { useAutoMatchAll, useMatchAction, useMatches, type MatchAction } from '../api/queries';
 
 type Tab = 'pending' | 'confirmed';
 
@@ -31,41 +31,14 @@ function AmountComparison({ m }: { m: Match }) {
 /** Spec section 2, /matches: Pending and Confirmed tabs with counts. */
 export function MatchesPage() {
   const [tab, setTab] = useState<Tab>('pending');
-  const [matches, setMatches] = useState<Match[] | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { matches } = useMatches();
+  const action = useMatchAction();
+  const autoMatch = useAutoMatchAll();
+  const busy = action.isPending ? action.variables.m.id : null;
 
-  const load = useCallback(async () => {
-    try {
-      setMatches(await matchesApi.all());
-    } catch {
-      toast.error('Error loading matches');
-      setMatches((m) => m ?? []);
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-
-  const act = async (m: Match, action: 'confirm' | 'reject' | 'remove') => {
-    if (action === 'remove' && !window.confirm(`Delete the match of ${m.original_filename ?? 'this receipt'} with "${m.description ?? 'the transaction'}"?`)) return;
-    setBusy(m.id);
-    try {
-      await matchesApi[action](m.id);
-      toast.success(action === 'confirm' ? 'Match confirmed' : action === 'reject' ? 'Match rejected' : 'Match deleted');
-      await load();
-    } catch {
-      toast.error(action === 'confirm' ? 'Error confirming match' : action === 'reject' ? 'Error rejecting match' : 'Error deleting match');
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const autoMatch = async () => {
-    try {
-      const r = await matchesApi.autoMatch();
-      toast.success(`Auto-matched ${r.matched} receipts!`);
-      await load();
-    } catch {
-      toast.error('Error running auto-match');
-    }
+  const act = (m: Match, kind: MatchAction) => {
+    if (kind === 'remove' && !window.confirm(`Delete the match of ${m.original_filename ?? 'this receipt'} with "${m.description ?? 'the transaction'}"?`)) return;
+    action.mutate({ m, action: kind });
   };
 
   const pending = matches?.filter((m) => !m.user_confirmed) ?? [];
@@ -75,7 +48,7 @@ export function MatchesPage() {
     <section className="page">
       <div className="row spread">
         <h1>Matches</h1>
-        <button type="button" className="btn primary" onClick={autoMatch}>Auto-Match Receipts</button>
+        <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>Auto-Match Receipts</button>
       </div>
       <Tabs<Tab> label="Match lists" active={tab} onChange={setTab} tabs={[['pending', `Pending (${pending.length})`], ['confirmed', `Confirmed (${confirmed.length})`]]} />
       {!matches ? <Spinner label="Loading matches..." /> : tab === 'pending' ? (

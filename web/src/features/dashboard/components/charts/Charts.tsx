@@ -1,4 +1,4 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatUsd } from '../../../../lib/format';
 import type { MatchRatePoint, SpendingPoint } from '../../metrics';
 
@@ -14,15 +14,15 @@ const compactUsd = (v: number) => (Math.abs(v) >= 1000 ? `$${Math.round(v / 1000
 
 export function SpendingOverTimeChart({ points, label }: { points: SpendingPoint[]; label: string }) {
   return (
-    <AreaChart responsive style={size} data={points} title={label} desc={label} tabIndex={0} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
-      <CartesianGrid strokeDasharray="3 3" />
+    <BarChart responsive style={size} data={points} title={label} desc={label} tabIndex={0} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+      <CartesianGrid strokeDasharray="3 3" vertical={false} />
       <XAxis dataKey="period" />
       <YAxis tickFormatter={compactUsd} width={60} />
       <Tooltip formatter={usd} />
       <Legend />
-      <Area type="monotone" dataKey="expenses" name="Expenses" stroke="#2458d3" fill="#2458d3" fillOpacity={0.15} isAnimationActive={false} />
-      <Area type="monotone" dataKey="matched" name="Matched" stroke="#1e7d4f" fill="#1e7d4f" fillOpacity={0.15} isAnimationActive={false} />
-    </AreaChart>
+      <Bar dataKey="expenses" name="Expenses" fill="#2458d3" isAnimationActive={false} />
+      <Bar dataKey="matched" name="Matched" fill="#1e7d4f" isAnimationActive={false} />
+    </BarChart>
   );
 }
 

@@ -1,0 +1,56 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { toast } from 'react-toastify';
+import { useSession } from '../../../lib/session';
+import { matchesApi, type Match } from './matches';
+
+/** This screen's server state, per company and person. */
+export const matchKeys = { all: (companyId: string | null, userId: string | null) => ['matches', companyId, userId] as const };
+
+const useKey = () => matchKeys.all(useSession((s) => s.currentCompanyId), useSession((s) => s.user?.id ?? null));
+
+/** GET /matches; a failure toasts 'Error loading matches' and shows empty lists. */
+export function useMatches() {
+  const key = useKey();
+  const q = useQuery({ queryKey: key, queryFn: matchesApi.all, staleTime: 0 });
+  useEffect(() => {
+    if (q.isError) toast.error('Error loading matches', { toastId: `matches-error-${q.errorUpdatedAt}` });
+  }, [q.isError, q.errorUpdatedAt]);
+  return { matches: q.isError ? [] : q.data, loading: q.isPending && !q.isError };
+}
+
+const DONE = { confirm: 'Match confirmed', reject: 'Match rejected', remove: 'Match deleted' } as const;
+const FAILED = { confirm: 'Error confirming match', reject: 'Error rejecting match', remove: 'Error deleting match' } as const;
+export type MatchAction = keyof typeof DONE;
+
+/** Confirm, reject or delete one match, then load the lists again. */
+export function useMatchAction() {
+  const client = useQueryClient();
+  const key = useKey();
+  return useMutation({
+    mutationFn: ({ m, action }: { m: Match; action: MatchAction }) => matchesApi[action](m.id),
+    onSuccess: (_r, { action }) => {
+      toast.success(DONE[action]);
+      return client.invalidateQueries({ queryKey: key });
+    },
+    onError: (_e, { action }) => {
+      toast.error(FAILED[action]);
+    },
+  });
+}
+
+/** Auto-match at the call layer's default threshold; the toast reads 'Auto-matched {n} receipts!'. */
+export function useAutoMatchAll() {
+  const client = useQueryClient();
+  const key = useKey();
+  return useMutation({
+    mutationFn: () => matchesApi.autoMatch(),
+    onSuccess: (r) => {
+      toast.success(`Auto-matched ${r.matched} receipts!`);
+      return client.invalidateQueries({ queryKey: key });
+    },
+    onError: () => {
+      toast.error('Error running auto-match');
+    },
+  });
+}
