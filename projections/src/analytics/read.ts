@@ -1,5 +1,5 @@
 import {
-  dashboardFigures, emptyTally, matchStatsOf, sumTallies, weekDays,
+  addInto, dashboardFigures, emptyTally, matchStatsOf, weekDays,
   type DashboardFigures, type MatchStats, type ReadStore, type Tally,
 } from '@paperlink/domain';
 import { getUsers } from '../accounts/users';
@@ -88,14 +88,14 @@ export async function analyticsForRange(store: ReadStore, scope: AnalyticsScope,
   const last = whole?.lastDay;
   const start = range.start && (!first || range.start > first) ? range.start : first;
   const end = range.end && (!last || range.end < last) ? range.end : last;
-  const buckets: Tally[] = [];
+  const sum = emptyTally();
   if (start && end && start <= end) {
     const from = dayMs(start);
     const to = dayMs(end);
     for (let t = from; t <= to; t += DAY_MS * BUCKETS_PER_READ) {
       const ids: string[] = [];
       for (let d = t; d <= to && d < t + DAY_MS * BUCKETS_PER_READ; d += DAY_MS) ids.push(dayBucket(key, dayString(d)));
-      for (const doc of (await store.getMany(ANALYTICS_TALLIES, ids)).values()) buckets.push(asTally(doc as TallyDoc));
+      for (const doc of (await store.getMany(ANALYTICS_TALLIES, ids)).values()) addInto(sum, doc as TallyDoc);
     }
   }
   let week = 0;
@@ -103,5 +103,5 @@ export async function analyticsForRange(store: ReadStore, scope: AnalyticsScope,
   if (weekEnd) {
     for (const doc of (await store.getMany(ANALYTICS_TALLIES, weekDays(weekEnd).filter((d) => !range.start || d >= range.start).map((d) => dayBucket(key, d)))).values()) week += (doc as TallyDoc).receipts;
   }
-  return { ...dashboardFigures(sumTallies(buckets), week), start: range.start ?? start ?? null, end: range.end ?? end ?? null };
+  return { ...dashboardFigures(sum, week), start: range.start ?? start ?? null, end: range.end ?? end ?? null };
 }
