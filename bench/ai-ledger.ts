@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/ai-ledger.ts [ledger-dir]
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseBankStatement } from '../domain/src/csv/index';
@@ -19,7 +19,7 @@ import {
 import { probabilities } from '../domain/src/ai/categorize/model';
 import { fmt, row } from './lib';
 
-const dir = process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'data', 'ledger');
+const dir = process.argv[2] ?? process.env.LEDGER_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'data', 'ledger');
 const CONFIDENT = 0.7;
 
 interface Truth { key: string; category: string; seen_merchant: boolean; recurring: { series: string; cadence: string } | null; duplicate_of: string | null }
@@ -29,9 +29,11 @@ const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${fmt((100 * a
 
 const history = rows('history.csv');
 const fresh = rows('new.csv');
-const truth = new Map((JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as { new: Truth[] }).new.map((t) => [t.key, t]));
+const truthLines = (JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as { new: Truth[] }).new;
+const truth = new Map(truthLines.map((t) => [t.key, t]));
 // Categories are the company's own master data (cost-codes.csv names them), ids invented here.
-const names = [...new Set([...readFileSync(join(dir, 'cost-codes.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',').slice(1).join(',').trim()), ...history.map((r) => r.category ?? '')])].filter((n) => n.length > 0);
+const costCodes = existsSync(join(dir, 'cost-codes.csv')) ? readFileSync(join(dir, 'cost-codes.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',').slice(1).join(',').trim()) : [];
+const names = [...new Set([...costCodes, ...history.map((r) => r.category ?? '')])].filter((n) => n.length > 0);
 const categories: CategoryRef[] = names.map((name, i) => ({ id: `cat-${i + 1}`, name }));
 const idOf = new Map(categories.map((c) => [c.name, c.id]));
 const nameOf = new Map(categories.map((c) => [c.id, c.name]));
@@ -103,21 +105,23 @@ row('prediction time per line', `${fmt(predictMs, 3)} ms`);
 for (const [m, n] of [...misses].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`    miss x${n}: ${m}`);
 
 // 2. Duplicates (recurring series first: their occurrences are not duplicates). The server sees
-// the whole ledger, so series are found over history and new lines; truth is about new lines.
+// the whole ledger, so both are found over history and new lines; truth is about new lines
+// (a group of history lines only is outside it).
 const asRecord = (prefix: string) => (r: ParsedRow, i: number) => ({ id: `${prefix}${i}`, date: r.date, amountCents: r.amountCents, description: r.description, categoryName: r.category ?? null, ownerId: `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || null });
 const records = fresh.map(asRecord('n'));
 const everything = [...history.map(asRecord('h')), ...records];
-const keyById = new Map(fresh.map((r, i) => [`n${i}`, keyOf(r)]));
+const keyById = new Map([...history.map((r, i): [string, string] => [`h${i}`, keyOf(r)]), ...fresh.map((r, i): [string, string] => [`n${i}`, keyOf(r)])]);
+const isNew = (id: string) => id.startsWith('n');
 t0 = performance.now();
 const patterns = detectRecurringPatterns(everything);
 const recurringMs = performance.now() - t0;
 const series = new Map<string, string>();
 for (const p of patterns) for (const id of p.memberIds) series.set(id, p.id);
 t0 = performance.now();
-const groups = findDuplicateGroups(records, { recurringSeries: series });
+const groups = findDuplicateGroups(everything, { recurringSeries: series }).filter((g) => g.ids.some(isNew));
 const dupMs = performance.now() - t0;
 const truePairs = new Set<string>();
-for (const t of truth.values()) if (t.duplicate_of) truePairs.add([t.key, t.duplicate_of].sort().join(' ~ '));
+for (const t of truthLines) if (t.duplicate_of) truePairs.add([t.key, t.duplicate_of].sort().join(' ~ '));
 let hit = 0;
 const wrongGroups: string[] = [];
 for (const g of groups) {
@@ -126,14 +130,14 @@ for (const g of groups) {
   else wrongGroups.push(`${pair} (${g.confidence})`);
 }
 console.log('\n  duplicates');
-row('groups found / true pairs', `${groups.length} / ${truePairs.size}`, `${fmt(dupMs, 1)} ms for ${records.length} lines`);
+row('groups found / true pairs', `${groups.length} / ${truePairs.size}`, `${fmt(dupMs, 1)} ms for ${everything.length} lines`);
 row('precision', groups.length ? fmt(hit / groups.length, 3) : 'n/a', '(goal 0.95)');
 row('recall', truePairs.size ? fmt(hit / truePairs.size, 3) : 'n/a', '(goal 0.90)');
 for (const w of wrongGroups.slice(0, 5)) console.log(`    not a true pair: ${w}`);
 
 // 3. Recurring series.
 const truthSeries = new Map<string, { cadence: string; keys: Set<string> }>();
-for (const t of truth.values()) {
+for (const t of truthLines) {
   if (!t.recurring) continue;
   const s = truthSeries.get(t.recurring.series) ?? { cadence: t.recurring.cadence, keys: new Set<string>() };
   s.keys.add(t.key);
@@ -150,6 +154,6 @@ for (const [name, s] of truthSeries) {
   console.log(`    ${name.padEnd(20)} ${s.cadence.padEnd(9)} ${s.keys.size} lines: ${p ? `${p.frequency}, ${p.occurrenceCount} found, next ${p.nextExpectedDate}` : 'not found'} ${ok ? 'ok' : 'MISSED'}`);
 }
 row('series found with their cadence', `${found} / ${truthSeries.size}`, `${fmt(recurringMs, 1)} ms`);
-const extra = patterns.filter((p) => !matched.has(p.id) && p.memberIds.some((id) => keyById.has(id)));
+const extra = patterns.filter((p) => !matched.has(p.id) && p.memberIds.some(isNew));
 row('patterns over new lines that are no true series', String(extra.length));
 for (const p of extra.slice(0, 5)) console.log(`    extra: ${p.description} ${p.frequency} x${p.occurrenceCount}`);
