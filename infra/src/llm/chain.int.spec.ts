@@ -126,6 +126,16 @@ describe('language-model chain through the real SDK', () => {
     expect(fake.seen.slice(since).filter((x) => x.model === 'offline-test')).toEqual([]);
   });
 
+  it('a categorisation spends at most its budget on hosted models, then the offline model answers', async () => {
+    fake.script(models.primary, { kind: 'hang' });
+    fake.script(models.fallback, { kind: 'answer', category: 'Meals', confidence: 0.9 });
+    const t = Date.now();
+    const r = await chain({ offline, timeoutMs: 5000, budgetMs: 400 }).categorize(input, { models });
+    expect(Date.now() - t).toBeLessThan(2000);
+    expect(r).toMatchObject({ model: 'offline-test', source: 'offline' });
+    expect(r.attempts.map((a) => [a.model, a.outcome, a.reason])).toEqual([[models.primary, 'failed', 'out of time'], [models.fallback, 'skipped', 'out of time'], ['offline-test', 'answered', undefined]]);
+  });
+
   it("a caller's abort stops the chain at once (no fallback)", async () => {
     fake.script(models.primary, { kind: 'hang' });
     const since = fake.seen.length;

@@ -27,6 +27,11 @@ export interface ModelChainOptions {
   baseURL?: string;
   timeoutMs?: number;
   maxRetries?: number;
+  /**
+   * What one categorisation may spend on hosted models, retries included (default 25 s, under
+   * the web client's 30 s): once spent, the chain goes straight to the offline model.
+   */
+  budgetMs?: number;
   /** Used when a call names no models (the company's settings do). */
   defaults?: { primary: string; fallback: string | null };
   /** The last resort, local and offline. Absent: the chain ends with "no model". */
@@ -80,18 +85,29 @@ export class ModelChain implements LanguageModel {
       return { category: NO_CATEGORY, confidence: 0, model: null, source: 'none', attempts: [{ model: NO_MODEL, outcome: 'skipped', reason: 'the company has no categories', ms: 0 }] };
     }
     const signal = options?.signal;
+    const budget = this.remote ? AbortSignal.timeout(this.options.budgetMs ?? 25_000) : null;
+    const remoteSignal = budget ? (signal ? AbortSignal.any([signal, budget]) : budget) : undefined;
     for (const model of this.remoteModels(options)) {
       if (!this.remote) {
         attempts.push({ model, outcome: 'skipped', reason: 'no API key configured', ms: 0 });
         continue;
       }
+      if (budget?.aborted) {
+        attempts.push({ model, outcome: 'skipped', reason: 'out of time', ms: 0 });
+        continue;
+      }
       const t = this.now();
       try {
-        const answer = await this.remote.categorize(model, input, categories, signal);
+        const answer = await this.remote.categorize(model, input, categories, remoteSignal);
         attempts.push({ model, outcome: 'answered', ms: this.now() - t });
         return { ...answer, model, source: 'remote', attempts };
       } catch (error) {
-        if (signal?.aborted || isAbort(error)) throw error;
+        if (signal?.aborted) throw error;
+        if (budget?.aborted) {
+          attempts.push({ model, outcome: 'failed', reason: 'out of time', ms: this.now() - t });
+          continue;
+        }
+        if (isAbort(error)) throw error;
         attempts.push({ model, outcome: 'failed', reason: failureReason(error), ms: this.now() - t });
       }
     }
