@@ -172,7 +172,8 @@ export function detectRecurringPatterns(records: readonly RecurringRecord[], opt
         && !chain.some((c) => Math.abs(c.day - x.day) <= 1));
       if (stray.length > chain.length * 0.25) break;
       // A bill repeats its amount: three visits of similar but all different amounts that happen
-      // to fall a period apart are a coincidence, not a series (longer series may all differ).
+      // to fall a period apart are a coincidence, not a series (longer series may all differ: a
+      // quarterly bill shows four times a year).
       const modeCount = Math.max(...[...countBy(chain.map((c) => c.abs)).values()]);
       if (chain.length <= minCount && modeCount < 2) break;
       const merchantKey = groupKey.slice(0, groupKey.lastIndexOf('|'));
