@@ -152,6 +152,15 @@ describe('scope', () => {
     expect((await post(cyAcc, '/ai/categorize/feedback', { transactionId: bens, actualCategoryId: cat.get('Materials') })).status).toBe(404);
   });
 
+  it("a plain user's stats count their own predictions and feedback, an admin's the company's", async () => {
+    const cys = (await get(cyAcc, '/ai/categorize/stats').expect(200)).body;
+    const bens = (await get(benAcc, '/ai/categorize/stats').expect(200)).body;
+    const all = (await get(ada, '/ai/categorize/stats').expect(200)).body;
+    expect(cys).toMatchObject({ total_predictions: 2, feedback_count: 0, accuracy: null });
+    expect(bens.feedback_count).toBe(2);
+    expect(all.total_predictions).toBe(cys.total_predictions + bens.total_predictions);
+  });
+
   it('another company cannot reach these records at all', async () => {
     const res = await api.http.post(`/api/ai/categorize/transaction/${id('2025-05-01', 'SHELL OIL 2231')}`).set(outsider.headers(ada.companyId));
     expect(res.status).toBe(403);

@@ -94,7 +94,8 @@ export interface AiLearningDeps {
   dismissedPairs(companyId: string): Promise<Set<string>>;
   groups(companyId: string, scope: { userId?: string }, status?: string): Promise<AiGroupView[]>;
   group(companyId: string, groupId: string): Promise<AiGroupView | null>;
-  stats(companyId: string): Promise<{ total_predictions: number; feedback_total: number; feedback_correct: number }>;
+  /** Prediction and feedback counts: the company's, or (userId set) one member's own. */
+  stats(companyId: string, scope: { userId?: string }): Promise<{ total_predictions: number; feedback_total: number; feedback_correct: number }>;
   /** The language-model chain, asked when the company's own model is unsure and a hosted model is chosen. */
   llm?: LanguageModel;
 }
@@ -226,13 +227,14 @@ export function aiLearningRouter(deps: AiLearningDeps): Router {
   });
 
   router.get('/ai/categorize/stats', member, async (_req, res) => {
-    const s = await deps.stats(ctxOf(res).companyId!);
+    const ctx = ctxOf(res);
+    const s = await deps.stats(ctx.companyId!, scopeOf(ctx));
     res.json(categorizationStats(s));
   });
 
   router.get('/ai/dashboard/stats', member, async (_req, res) => {
     const ctx = ctxOf(res);
-    const [s, groups] = await Promise.all([deps.stats(ctx.companyId!), deps.groups(ctx.companyId!, scopeOf(ctx))]);
+    const [s, groups] = await Promise.all([deps.stats(ctx.companyId!, scopeOf(ctx)), deps.groups(ctx.companyId!, scopeOf(ctx))]);
     res.json({
       categorization: categorizationStats(s),
       duplicates: {

@@ -129,6 +129,6 @@ export function aiLearningDeps(store: ReadStore, pool: WorkerPool, bus: CommandB
     dismissedPairs: (companyId) => dismissedPairs(store, companyId),
     groups: (companyId, scope, status) => duplicateGroups(store, companyId, scope, status),
     group: (companyId, id) => duplicateGroup(store, companyId, id),
-    stats: (companyId) => aiStats(store, companyId),
+    stats: (companyId, scope) => aiStats(store, companyId, scope),
   };
 }

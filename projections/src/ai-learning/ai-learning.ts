@@ -47,11 +47,13 @@ export interface AiDismissedPairDoc extends Doc {
   pairKey: string;
 }
 
-const statsOf = (doc: AiStatsDoc | null, companyId: string): AiStatsDoc => doc ?? { _id: companyId, companyId, total_predictions: 0, feedback_total: 0, feedback_correct: 0 };
+const statsOf = (doc: AiStatsDoc | null, id: string, companyId: string): AiStatsDoc => doc ?? { _id: id, companyId, total_predictions: 0, feedback_total: 0, feedback_correct: 0 };
+/** Counts per company (`<companyId>`) and per member (`<companyId>|<userId>`). */
+const statIds = (companyId: string, userId: string): string[] => [companyId, `${companyId}|${userId}`];
 
 export const aiLearningProjection: Projection = {
   name: 'ai-learning',
-  version: 1,
+  version: 2,
   collections: {
     [AI_FEEDBACK]: [['companyId', 'merchantKey'], ['companyId']],
     [AI_STATS]: [],
@@ -64,10 +66,12 @@ export const aiLearningProjection: Projection = {
     const at = event.metadata.occurredAt;
     switch (e.type) {
       case 'CategoryPredicted':
-        await view.update<AiStatsDoc>(AI_STATS, e.data.companyId, (d) => {
-          const s = statsOf(d, e.data.companyId);
-          return { ...s, total_predictions: s.total_predictions + 1 };
-        });
+        for (const id of statIds(e.data.companyId, e.data.userId)) {
+          await view.update<AiStatsDoc>(AI_STATS, id, (d) => {
+            const s = statsOf(d, id, e.data.companyId);
+            return { ...s, total_predictions: s.total_predictions + 1 };
+          });
+        }
         return;
       case 'CategorizationFeedbackRecorded': {
         const d = e.data;
@@ -75,10 +79,12 @@ export const aiLearningProjection: Projection = {
           _id: event.id, companyId: d.companyId, transactionId: d.transactionId, userId: d.userId, merchantKey: d.merchantKey,
           predictedCategoryName: d.predictedCategoryName, actualCategoryName: d.actualCategoryName, correct: d.correct, at,
         }));
-        await view.update<AiStatsDoc>(AI_STATS, d.companyId, (doc) => {
-          const s = statsOf(doc, d.companyId);
-          return { ...s, feedback_total: s.feedback_total + 1, feedback_correct: s.feedback_correct + (d.correct ? 1 : 0) };
-        });
+        for (const id of statIds(d.companyId, d.userId)) {
+          await view.update<AiStatsDoc>(AI_STATS, id, (doc) => {
+            const s = statsOf(doc, id, d.companyId);
+            return { ...s, feedback_total: s.feedback_total + 1, feedback_correct: s.feedback_correct + (d.correct ? 1 : 0) };
+          });
+        }
         return;
       }
       case 'DuplicateGroupDetected': {
@@ -108,8 +114,10 @@ export async function feedbackForMerchant(store: ReadStore, companyId: string, m
   return store.collection<AiFeedbackDoc>(AI_FEEDBACK).find({ companyId, merchantKey }, { sort: { at: 1 } });
 }
 
-export async function aiStats(store: ReadStore, companyId: string): Promise<AiStatsDoc> {
-  return statsOf(await store.collection<AiStatsDoc>(AI_STATS).findOne({ _id: companyId }), companyId);
+/** Prediction and feedback counts: the company's, or (userId set) one member's own. */
+export async function aiStats(store: ReadStore, companyId: string, scope: { userId?: string } = {}): Promise<AiStatsDoc> {
+  const id = scope.userId ? `${companyId}|${scope.userId}` : companyId;
+  return statsOf(await store.collection<AiStatsDoc>(AI_STATS).findOne({ _id: id }), id, companyId);
 }
 
 export async function dismissedPairs(store: ReadStore, companyId: string): Promise<Set<string>> {
