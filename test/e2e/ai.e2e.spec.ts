@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../support/process';
-import { browserSuite, launch, registerInBrowser, shot } from '../e2e-support/browser';
+import { browserSuite, launch, registerInBrowser, shot as keep } from '../e2e-support/browser';
 
 const NAME = 'AI screens in Debian chromium: AI Analysis modal with feedback, duplicate check, /ai-dashboard tabs, batch processing, confirm and dismiss duplicate groups';
 const LEDGER = join(REPO_ROOT, '..', 'shared', 'data', 'ledger');
@@ -82,6 +82,12 @@ browserSuite(NAME, () => {
   });
 
   const toast = (text: string) => expect.poll(() => page.getByText(text).first().isVisible(), { timeout: 20_000 }).toBe(true);
+  /** A screenshot of the screen itself: the toasts of earlier steps are closed first. */
+  const shot = async (p: Page, name: string) => {
+    await p.locator('.Toastify__close-button').evaluateAll((buttons) => buttons.forEach((b) => (b as unknown as { click(): void }).click()));
+    await expect.poll(() => p.locator('.Toastify__toast').count(), { timeout: 5_000 }).toBe(0);
+    await keep(p, name);
+  };
   const dialog = () => page.getByRole('dialog', { name: 'AI Analysis' });
   const section = (name: string) => dialog().getByRole('region', { name });
 

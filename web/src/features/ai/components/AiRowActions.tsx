@@ -39,8 +39,8 @@ export function AiRowActions({ transaction }: { transaction: AnalysedTransaction
 
   return (
     <>
-      <button type="button" className="btn small" aria-label={`AI analysis ${transaction.description}`} onClick={() => setOpen(true)}>AI</button>
-      <button type="button" className="btn small" aria-label={`Check duplicates ${transaction.description}`} disabled={checking} onClick={() => void check()}>
+      <button type="button" className="btn small" aria-label={`AI analysis ${transaction.description}`} title="AI analysis" onClick={() => setOpen(true)}>AI</button>
+      <button type="button" className="btn small" aria-label={`Check duplicates ${transaction.description}`} title="Check for duplicates" disabled={checking} onClick={() => void check()}>
         {checking ? 'Checking...' : 'Duplicates'}
       </button>
       {open && <AiAnalysisModal transaction={transaction} onClose={() => setOpen(false)} />}

@@ -57,7 +57,7 @@ export function BatchPanel() {
       )}
       {runs.length > 1 && (
         <table className="table dense" aria-label="Batch runs">
-          <thead><tr><th>At</th><th>Records</th><th>Processed</th><th>Duplicates found</th><th>New groups</th></tr></thead>
+          <thead><tr><th>At</th><th>Records</th><th className="num">Processed</th><th className="num">Duplicates found</th><th className="num">New groups</th></tr></thead>
           <tbody>
             {runs.map((r, i) => <tr key={runs.length - i}><td>{r.at}</td><td>{r.kind}s</td><td className="num">{r.processed}</td><td className="num">{r.duplicatesFound}</td><td className="num">{r.newGroups ?? ''}</td></tr>)}
           </tbody>

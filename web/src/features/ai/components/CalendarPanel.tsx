@@ -41,13 +41,13 @@ export function CalendarPanel() {
       ) : (
         <>
           <p data-testid="calendar-totals">
-            {insights.data.calendars.length} calendar{insights.data.calendars.length === 1 ? '' : 's'}, {insights.data.totals.events} events, {insights.data.totals.trips} trips;{' '}
-            {insights.data.totals.correlatedTransactions} transactions ({formatUsd(insights.data.totals.correlatedSpend)}) during them.
+            {count(insights.data.calendars.length, 'calendar')}, {count(insights.data.totals.events, 'event')}, {count(insights.data.totals.trips, 'trip')};{' '}
+            {count(insights.data.totals.correlatedTransactions, 'transaction')} ({formatUsd(Math.abs(insights.data.totals.correlatedSpend))}) during them.
           </p>
           {insights.data.trips.length > 0 && (
             <div className="table-scroll">
               <table className="table dense" aria-label="Trips">
-                <thead><tr><th>Event</th><th>Place</th><th>Dates</th><th>Transactions</th><th>Spent</th><th>By category</th></tr></thead>
+                <thead><tr><th>Event</th><th>Place</th><th>Dates</th><th className="num">Transactions</th><th className="num">Spent</th><th>By category</th></tr></thead>
                 <tbody>
                   {insights.data.trips.map((t, i) => (
                     <tr key={t.eventId ?? i}>
@@ -68,3 +68,5 @@ export function CalendarPanel() {
     </div>
   );
 }
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

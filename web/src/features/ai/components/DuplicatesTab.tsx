@@ -33,7 +33,7 @@ export function DuplicatesTab() {
         ) : (
           <div className="table-scroll">
             <table className="table" aria-label="Duplicate groups">
-              <thead><tr><th>Confidence</th><th>Duplicates</th><th>Records</th><th>Status</th><th>Actions</th></tr></thead>
+              <thead><tr><th>Confidence</th><th className="num">Duplicates</th><th>Records</th><th>Status</th><th>Actions</th></tr></thead>
               <tbody>
                 {groups.data.map((g) => (
                   <tr key={g.id} data-testid={`group-${g.id}`}>

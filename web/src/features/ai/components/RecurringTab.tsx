@@ -14,7 +14,7 @@ export function RecurringTab() {
     <div className="table-scroll card">
       <table className="table" aria-label="Recurring patterns">
         <thead>
-          <tr><th>Description</th><th>Category</th><th>Frequency</th><th>Amount</th><th>Occurrences</th><th>Last match</th><th>Next expected</th></tr>
+          <tr><th>Description</th><th>Category</th><th>Frequency</th><th className="num">Amount</th><th className="num">Occurrences</th><th>Last match</th><th>Next expected</th></tr>
         </thead>
         <tbody>
           {patterns.data.map((p) => (

@@ -1,11 +1,12 @@
 import { useSearchParams } from 'react-router-dom';
-import { Tabs } from '../../../components/Tabs';
+import { tabId, tabPanelId, Tabs } from '../../../components/Tabs';
 import { OverviewTab } from '../components/OverviewTab';
 import { DuplicatesTab } from '../components/DuplicatesTab';
 import { RecurringTab } from '../components/RecurringTab';
 import '../ai.css';
 
 type Tab = 'overview' | 'duplicates' | 'recurring';
+const PREFIX = 'ai-dashboard';
 const TABS: Array<[Tab, string]> = [['overview', 'Overview'], ['duplicates', 'Duplicate Detection'], ['recurring', 'Recurring Patterns']];
 
 /** /ai-dashboard (spec section 2): Overview, Duplicate Detection, Recurring Patterns; the tab is kept in the address. */
@@ -16,8 +17,8 @@ export function AiDashboardPage() {
   return (
     <section className="page">
       <h1>AI Dashboard</h1>
-      <Tabs tabs={TABS} active={tab} onChange={(t) => setParams(t === 'overview' ? {} : { tab: t }, { replace: true })} label="AI dashboard sections" />
-      <div role="tabpanel" aria-label={TABS.find(([id]) => id === tab)![1]}>
+      <Tabs tabs={TABS} active={tab} onChange={(t) => setParams(t === 'overview' ? {} : { tab: t }, { replace: true })} label="AI dashboard sections" idPrefix={PREFIX} />
+      <div role="tabpanel" id={tabPanelId(PREFIX, tab)} aria-labelledby={tabId(PREFIX, tab)} tabIndex={0}>
         {tab === 'overview' && <OverviewTab />}
         {tab === 'duplicates' && <DuplicatesTab />}
         {tab === 'recurring' && <RecurringTab />}
