@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReceiptReading } from '@paperlink/domain';
+import type { ReceiptReading } from '../../infra/src/receipts/ocr-job';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { png } from '../support/images';
@@ -16,7 +16,7 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const reader = {
   async read(bytes: Buffer): Promise<ReceiptReading> {
     const fields = readings.get(sha(bytes)) ?? { date: null, totalCents: null, merchant: null, taxCents: null, description: null };
-    return { source: 'ocr', text: `${fields.merchant ?? ''}\n${fields.date ?? ''}`, fields, confidence: { date: 0.9, totalCents: 0.9, merchant: 0.8 }, ocrConfidence: 90, ms: 1 } as ReceiptReading;
+    return { source: 'ocr', text: `${fields.merchant ?? ''}\n${fields.date ?? ''}`, fields, confidence: { date: 0.9, totalCents: 0.9, merchant: 0.8 }, ocrConfidence: 90, ms: 1 };
   },
 };
 
