@@ -5,7 +5,7 @@ import { useDuplicateGroups, useGroupStatus } from '../api/queries';
 import { duplicateGroupTone, percent } from '../badges';
 import { BatchPanel } from './BatchPanel';
 import { GroupRecords } from './GroupRecords';
-import { useLoadErrorToast } from './useLoadErrorToast';
+import { loadErrorText, useLoadErrorToast } from './useLoadErrorToast';
 
 const STATUS_TONE: Record<string, string> = { pending: 'warning', confirmed: 'danger', dismissed: '' };
 
@@ -27,7 +27,7 @@ export function DuplicatesTab() {
       <div className="card">
         <h2>Duplicate groups</h2>
         {groups.isPending ? <Spinner label="Loading duplicate groups..." /> : groups.isError ? (
-          <div className="form-error" role="alert">Error loading AI dashboard data</div>
+          <div className="form-error" role="alert">{loadErrorText(groups.error)}</div>
         ) : groups.data.length === 0 ? (
           <p className="empty" role="status">No duplicate groups found.</p>
         ) : (

@@ -2,7 +2,7 @@ import { Spinner } from '../../../components/Spinner';
 import { useDashboardStats } from '../api/queries';
 import { percent } from '../badges';
 import { CalendarPanel } from './CalendarPanel';
-import { useLoadErrorToast } from './useLoadErrorToast';
+import { loadErrorText, useLoadErrorToast } from './useLoadErrorToast';
 
 /** Overview: predictions and their accuracy from feedback, duplicate groups and duplicates prevented; calendar insights. */
 export function OverviewTab() {
@@ -13,7 +13,7 @@ export function OverviewTab() {
       <div className="card">
         <h2>Overview</h2>
         {stats.isPending ? <Spinner label="Loading AI statistics..." /> : stats.isError ? (
-          <div className="form-error" role="alert">Error loading AI dashboard data</div>
+          <div className="form-error" role="alert">{loadErrorText(stats.error)}</div>
         ) : (
           <>
             <div className="stat-cards">

@@ -1,14 +1,14 @@
 import { formatUsd } from '../../../lib/format';
 import { Spinner } from '../../../components/Spinner';
 import { useRecurringPatterns } from '../api/queries';
-import { useLoadErrorToast } from './useLoadErrorToast';
+import { loadErrorText, useLoadErrorToast } from './useLoadErrorToast';
 
 /** Recurring Patterns: description, category, frequency, occurrences, last and next expected date. */
 export function RecurringTab() {
   const patterns = useRecurringPatterns();
   useLoadErrorToast(patterns.isError);
   if (patterns.isPending) return <Spinner label="Loading recurring patterns..." />;
-  if (patterns.isError) return <div className="form-error" role="alert">Error loading AI dashboard data</div>;
+  if (patterns.isError) return <div className="form-error" role="alert">{loadErrorText(patterns.error)}</div>;
   if (patterns.data.length === 0) return <div className="card empty" role="status"><p>No recurring patterns found yet.</p></div>;
   return (
     <div className="table-scroll card">
