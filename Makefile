@@ -8,13 +8,14 @@ PACKAGE_FILES := package.json package-lock.json $(wildcard */package.json)
 STAMP := node_modules/.paperlink-install-stamp
 WEB_DIST := web/dist/index.html
 
-.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e bench rebuild chromium clean
+.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e bench rebuild verify chromium clean
 
 help:
 	@echo "make start    install what is missing, build, run Paperlink on PORT (default 3000), data in DATA_DIR (default ./data)"
 	@echo "make test     install what is missing, then typecheck, lint and every test tier"
 	@echo "make bench    run the benchmarks and print their figures"
 	@echo "make rebuild  drop every read model and replay all events (with progress)"
+	@echo "make verify   check the event log's hash chain in DATA_DIR; BUNDLE=<file> checks an audit bundle offline"
 
 # npm ci when the lock file exists and node_modules is stale or missing.
 $(STAMP): $(PACKAGE_FILES)
@@ -35,6 +36,9 @@ start: build
 
 rebuild: install
 	DATA_DIR=$(DATA_DIR) node --import tsx infra/src/cli/rebuild.ts
+
+verify: install
+	DATA_DIR=$(DATA_DIR) BUNDLE=$(BUNDLE) PUBLIC_KEY=$(PUBLIC_KEY) node --import tsx infra/src/cli/verify.ts
 
 typecheck: install
 	npx tsc -p tsconfig.json

@@ -5,6 +5,8 @@ import {
   accountRouter,
   authenticate,
   CommandBus,
+  commandOperations,
+  refuseReadOnlyWrites,
   companyRouter,
   errorHandler,
   loggableUrl,
@@ -29,7 +31,7 @@ import {
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, analyticsQueryRouter, exportRouter, masterDataQueryRouter, matchQueryRouter, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
+import { accountQueryRouter, accountViews, analyticsQueryRouter, exportRouter, masterDataQueryRouter, matchQueryRouter, queryOperations, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
 import {
   getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
   TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
@@ -57,6 +59,7 @@ import { findInPages } from './readstore/paged';
 import { ModelChain } from './llm/chain';
 import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { aiMoreRouters } from './ai-more/wiring';
+import { auditRouter } from './audit/routes';
 import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -215,6 +218,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(receiptUploadTargetRouter(receiptDeps));
     api.use(publicAccountRouter(accountDeps));
     api.use(authenticate(tokens, access));
+    // Auditors (issue 17): reads only; every write is refused here, before any router.
+    api.use(refuseReadOnlyWrites(queryOperations, commandOperations));
     // Read-your-writes across processes: a client may ask queries to wait for a position it has
     // seen. Only after authentication: an anonymous request never holds the server for 5 s.
     api.use(async (req, _res, next) => {
@@ -284,6 +289,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(analyticsQueryRouter(readStore));
     api.use(exportRouter({ store: readStore, blobs, render: (job, source, out) => renderReport(workerPool, job, source, out) }));
     api.use(matchRouter(matchDeps));
+    api.use(auditRouter({ pool: workerPool, eventsFile: config.EVENTSTORE_URL ? undefined : dir.eventsFile, secret }));
     api.use(settingsRouter({ bus, llm, settings: settingsOf, views: (companyId) => companySettingViews(readStore, companyId) }));
     api.use(llmTestRouter({
       llm,

@@ -10,3 +10,4 @@ export * from './exports/routes';
 export * from './exports/options';
 export * from './ai-more/routes';
 export * from './exports/rows';
+export * from './audit/query';

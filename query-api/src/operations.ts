@@ -1,9 +1,10 @@
 import { IdParams, MasterKindParams, type Operation } from '@paperlink/command-api';
-import { AdvancedMatchBody } from './ai-more/routes';
 import { AnalyticsExportQuery } from './analytics/routes';
 import { ExportPreviewBody, ExportSettingsBody, ReportTypeParams } from './exports/options';
 import { ReceiptListQuery } from './receipts/routes';
+import { AdvancedMatchBody } from './ai-more/routes';
 import { TransactionListQuery } from './transactions/routes';
+import { AuditExportQuery } from './audit/query';
 
 const ok = (description: string, content?: Operation['success']['content']) => ({ status: 200 as const, description, ...(content ? { content } : {}) });
 
@@ -49,4 +50,7 @@ export const queryOperations: Operation[] = [
   { method: 'post', path: '/ai/matching/advanced/:id', summary: 'Scored candidates for a receipt (transactions) or a transaction (receipts) with the matching engine\'s evidence', tags: ['ai'], auth: 'company', params: IdParams, body: { json: AdvancedMatchBody }, success: ok('kind, id, considered, candidates [{id, confidence, evidence, status}]'), errors: { 404: 'No such record of the caller', 409: 'AI switched off' } },
   { method: 'get', path: '/ai/matching/stats', summary: 'Match figures in scope: by status and origin, acceptance rate, average confidence, confidence bands', tags: ['ai'], auth: 'company', success: ok('Figures') },
   { method: 'post', path: '/ai/analyze/comprehensive/:id', summary: 'The four analyses of a transaction at once (categorization, duplicateAnalysis, recurringAnalysis, calendarAnalysis), each with its own error', tags: ['ai'], auth: 'company', params: IdParams, success: ok('analysis {categorization, duplicateAnalysis, recurringAnalysis, calendarAnalysis}'), errors: { 404: 'No such transaction of the caller', 409: 'AI switched off' } },
+  // audit (issue 17 item 3): admins and auditors
+  { method: 'get', path: '/audit/verify', summary: "Walks the event log's hash chain and reports the first broken link (position, event id, expected and found hash)", tags: ['audit'], auth: 'company', roles: ['admin', 'auditor'], success: ok('ok, checked, head {position, hash}, broken? {position, eventId, reason, expected, found}, ms, publicKey'), errors: { 409: 'The event store keeps no chain (EventStoreDB)' } },
+  { method: 'get', path: '/audit/export', summary: "The company's events for a period as a signed bundle (JSON lines: a manifest, then one event per line with its hash and the previous one)", tags: ['audit'], auth: 'company', roles: ['admin', 'auditor'], query: AuditExportQuery, success: ok('The bundle', 'file'), errors: { 409: 'The event store keeps no chain (EventStoreDB)' } },
 ];

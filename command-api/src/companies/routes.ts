@@ -21,9 +21,9 @@ export const CompanyUpdateBody = z.object({
 });
 export const InviteBody = z.object({
   email: z.preprocess((v) => v ?? '', z.string({ error: 'Email address is required' }).max(254, 'Please enter a valid email address')),
-  role: z.enum(['user', 'manager', 'admin'], { error: 'Role must be user, manager or admin' }).optional(),
+  role: z.enum(['user', 'manager', 'admin', 'auditor'], { error: 'Role must be user, manager, admin or auditor' }).optional(),
 });
-export const RoleBody = z.object({ role: z.enum(['user', 'manager', 'admin'], { error: 'Role must be user, manager or admin' }) });
+export const RoleBody = z.object({ role: z.enum(['user', 'manager', 'admin', 'auditor'], { error: 'Role must be user, manager, admin or auditor' }) });
 
 const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -60,10 +60,23 @@ export function authenticate(tokens: TokenService, access: AccessReader): Reques
       const membership = await access.membership(companyId, claims.id);
       if (!membership) throw new ForbiddenError('You are not a member of this company', 'not_a_member');
       ctx.companyId = companyId;
-      ctx.role = membership.role;
+      actAs(ctx, membership.role);
     }
     next();
   };
+}
+
+export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const READ_ONLY_MESSAGE = 'Auditors can read this company but not change anything';
+
+/** An auditor reads as an admin does (the whole company) and is marked read-only. */
+function actAs(ctx: RequestContext, role: Role): void {
+  if (role === 'auditor') {
+    ctx.role = 'admin';
+    ctx.readOnly = true;
+  } else {
+    ctx.role = role;
+  }
 }
 
 /** For routes that act on the current company: X-Company-ID is required. */
@@ -86,8 +99,10 @@ export function companyFromPath(access: AccessReader, param = 'id'): RequestHand
     const companyId = String(req.params[param] ?? '');
     const membership = ctx.userId ? await access.membership(companyId, ctx.userId) : null;
     if (!membership) throw new ForbiddenError('You are not a member of this company', 'not_a_member');
+    // Every route under /companies/:id that is not a read changes the company: never an auditor's.
+    if (membership.role === 'auditor' && !READ_METHODS.has(req.method)) throw new ForbiddenError(READ_ONLY_MESSAGE, 'read_only_role');
     ctx.companyId = companyId;
-    ctx.role = membership.role;
+    actAs(ctx, membership.role);
     next();
   };
 }

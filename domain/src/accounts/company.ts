@@ -32,7 +32,7 @@ function requireAdmin(state: Extract<CompanyState, { status: 'active' }>, actorI
 
 function checkRole(role: string): asserts role is Role {
   if (!(ROLES as readonly string[]).includes(role)) {
-    throw new ValidationError('Role must be user, manager or admin', [{ field: 'role', message: 'Role must be user, manager or admin' }]);
+    throw new ValidationError('Role must be user, manager, admin or auditor', [{ field: 'role', message: 'Role must be user, manager, admin or auditor' }]);
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@paperlink/domain';
 import { AppendSignal, pollingSubscription } from './subscription';
 import { BulkWriter, type PreparedAppend } from './sqlite-bulk';
+import { canonicalJson, chainHash, GENESIS_HASH, upgradeChain } from './chain';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
 type EventRow = [position: number, eventId: string, streamKey: number, revision: number, type: string, data: string, metadata: string | null, commitPosition: number | null];
@@ -33,6 +34,8 @@ const SELECT = 'SELECT position, event_id, stream_key, revision, type, data, met
  * - `events`: the log; `position` is the global position. The events of one append share their
  *   metadata: only the first carries it, the others point at that first event (`commit_position`),
  *   so a 100-event append writes it once and a one-event append touches no other table.
+ *   `hash`: SHA-256 (32 bytes) of the event's canonical content and the previous event's hash,
+ *   a chain over the global log (./chain.ts); files written before it get it on open.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS streams (
@@ -48,7 +51,8 @@ CREATE TABLE IF NOT EXISTS events (
   type            TEXT NOT NULL,
   data            TEXT NOT NULL,
   metadata        TEXT,
-  commit_position INTEGER
+  commit_position INTEGER,
+  hash            BLOB
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream ON events (stream_key, revision);
 `;
@@ -78,6 +82,10 @@ export class SqliteEventStore implements EventStore {
   private readonly streamNames = new Map<number, string>();
   /** Event data already turned into JSON for the append under way (see serializeInSlices). */
   private readonly serialized = new WeakMap<NewEvent, string>();
+  /** The same data in canonical JSON (RFC 8785), for the event's hash. */
+  private readonly canonical = new WeakMap<NewEvent, string>();
+  /** The chain's head while an append transaction runs (read at its start: another connection may have appended). */
+  private chainHead = { position: 0, hash: GENESIS_HASH };
   private readonly stmts;
   private readonly appendTx: Database.Transaction<(appends: StreamAppend[]) => AppendResult[]>;
   private bulk?: BulkWriter;
@@ -90,12 +98,15 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('cache_size = -65536'); // 64 MiB of page cache
     this.db.exec(SCHEMA);
+    // Files written before events carried hashes: the column, and the chain for the rows they hold (once).
+    upgradeChain(this.db);
     this.stmts = {
       inStream: this.db.prepare<[number, number, number, string], { position: number; revision: number }>(
         'SELECT position, revision FROM events WHERE stream_key = ? AND revision BETWEEN ? AND ? AND event_id = ?',
       ),
-      insertFirst: this.db.prepare('INSERT INTO events (event_id, stream_key, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-      insertNext: this.db.prepare('INSERT INTO events (event_id, stream_key, revision, type, data, commit_position) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertFirst: this.db.prepare('INSERT INTO events (position, event_id, stream_key, revision, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertNext: this.db.prepare('INSERT INTO events (position, event_id, stream_key, revision, type, data, commit_position, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      chainHead: this.db.prepare<[], { position: number; hash: Buffer | null }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1'),
       stream: this.db.prepare<[string], { stream_key: number; revision: number }>('SELECT stream_key, revision FROM streams WHERE stream_id = ?'),
       newStream: this.db.prepare<[string, number]>('INSERT INTO streams (stream_id, revision) VALUES (?, ?)'),
       setRevision: this.db.prepare<[number, number]>('UPDATE streams SET revision = ? WHERE stream_key = ?'),
@@ -107,7 +118,11 @@ export class SqliteEventStore implements EventStore {
       commitMetadata: this.db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
     };
-    this.appendTx = this.db.transaction((appends: StreamAppend[]) => appends.map((a) => this.appendOne(a)));
+    this.appendTx = this.db.transaction((appends: StreamAppend[]) => {
+      const head = this.stmts.chainHead.get();
+      this.chainHead = head ? { position: head.position, hash: head.hash ? head.hash.toString('hex') : GENESIS_HASH } : { position: 0, hash: GENESIS_HASH };
+      return appends.map((a) => this.appendOne(a));
+    });
   }
 
   private appendOne({ streamId, events, expectedRevision }: StreamAppend): AppendResult {
@@ -126,17 +141,28 @@ export class SqliteEventStore implements EventStore {
     let revision = current;
     let position = 0;
     let lastMeta: unknown;
+    let metaCanonical = '';
     let commitPosition = 0;
     for (const e of events) {
       revision += 1;
       const data = this.serialized.get(e) ?? JSON.stringify(e.data);
-      if (e.metadata !== lastMeta) {
-        // The first event of a run with the same metadata (a command's events share theirs) carries it.
+      const first = e.metadata !== lastMeta;
+      if (first) {
         lastMeta = e.metadata;
-        position = commitPosition = Number(this.stmts.insertFirst.run(e.id, key, revision, e.type, data, JSON.stringify(e.metadata)).lastInsertRowid);
-      } else {
-        position = Number(this.stmts.insertNext.run(e.id, key, revision, e.type, data, commitPosition).lastInsertRowid);
+        metaCanonical = canonicalJson(e.metadata);
       }
+      position = this.chainHead.position + 1;
+      const canonicalData = this.canonical.get(e) ?? canonicalJson(JSON.parse(data));
+      const hash = chainHash(this.chainHead.hash, { id: e.id, stream: streamId, revision, position, type: e.type, data: canonicalData, metadata: metaCanonical });
+      const hashBytes = Buffer.from(hash, 'hex');
+      if (first) {
+        // The first event of a run with the same metadata (a command's events share theirs) carries it.
+        commitPosition = position;
+        this.stmts.insertFirst.run(position, e.id, key, revision, e.type, data, JSON.stringify(e.metadata), hashBytes);
+      } else {
+        this.stmts.insertNext.run(position, e.id, key, revision, e.type, data, commitPosition, hashBytes);
+      }
+      this.chainHead = { position, hash };
     }
     this.stmts.setRevision.run(revision, key);
     return { nextExpectedRevision: revision, position };
@@ -156,6 +182,8 @@ export class SqliteEventStore implements EventStore {
         const json = JSON.stringify(e.data);
         chars += json.length;
         this.serialized.set(e, json);
+        // canonicalJson follows JSON.stringify for Dates and undefined fields: the same form a reader of the log gets.
+        this.canonical.set(e, canonicalJson(e.data));
         if (performance.now() - slice > SLICE_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           slice = performance.now();

@@ -8,11 +8,13 @@ import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
 import { thumbnail } from '../receipts/thumbnail';
+import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
 import { parseICalendar } from '../calendar/ical';
 import { calendarInsights, rankCandidates } from '@paperlink/domain';
 import type { CalendarEventRef, CalendarInsights, ParsedCalendar, RankedCandidate, RankTarget, SpendLine } from '@paperlink/domain';
-import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
 import type { RenderInput } from '../reports/task';
+import type { ChainReport } from '../eventstore/chain';
+import type { BundleManifest, ExportInput } from '../audit/bundle';
 
 /** A Buffer moved into a worker arrives as a plain Uint8Array; the PDF and image code wants Buffers. */
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -37,6 +39,9 @@ export const TASKS = {
   calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
   rankCandidates: ({ target, others, limit }: { target: RankTarget; others: Array<ReceiptInput | TransactionInput>; limit: number }): RankedCandidate[] => rankCandidates(target, others, limit),
+  /** Audit (issue 17): the hash chain's walk and a company's signed bundle, on a read connection of their own. */
+  auditVerify: async ({ file }: { file: string }): Promise<ChainReport> => (await import('../audit/tasks')).verifyChainFile(file),
+  auditExport: async (input: ExportInput): Promise<BundleManifest> => (await import('../audit/bundle')).writeBundle(input),
   /** A PDF or Excel report, rows in and bytes out over its own port (infra/src/reports/run.ts). */
   report: async (input: RenderInput): Promise<null> => (await import('../reports/task')).renderReportTask(input),
   ...AI_LEARNING_TASKS,

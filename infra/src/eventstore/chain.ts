@@ -1,0 +1,201 @@
+/**
+ * The hash chain over the global event log (issue 17, item 3; docs/decisions/0010-event-hash-chain.md).
+ *
+ * Each event's hash is SHA-256 over one RFC 8785 (JSON Canonicalization Scheme) document:
+ *
+ *   {"data":…,"id":…,"metadata":…,"position":…,"prevHash":…,"revision":…,"stream":…,"type":…}
+ *
+ * `prevHash` is the hash of the event at the previous global position (64 zeros for the first
+ * event), as lowercase hex. The event's time is `metadata.occurredAt`; its author, company and
+ * request are in `metadata` too, so the document is everything that defines the event.
+ *
+ * The document is assembled here by hand (its keys are already in RFC 8785 order) around a
+ * canonical form of `data` and `metadata` made by `canonicalJson`, which follows RFC 8785 for
+ * every value JSON can carry and JSON.stringify's rules for what it drops (undefined, functions)
+ * or converts (toJSON): so the hash of an event at append time equals the hash of the same event
+ * read back from its stored JSON. test/audit/chain.int.spec.ts checks both against the
+ * `canonicalize` package.
+ */
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * RFC 8785 canonical JSON: object keys sorted by UTF-16 code units, no white space, numbers and
+ * strings as ECMAScript's JSON.stringify writes them. Throws on NaN and infinities (as RFC 8785).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new Error('NaN and infinities have no canonical JSON form');
+      return JSON.stringify(value);
+    case 'object':
+      break;
+    default:
+      // undefined, functions, symbols: what JSON.stringify leaves out (callers skip them in objects).
+      return 'null';
+  }
+  const withJson = value as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === 'function') return canonicalJson(withJson.toJSON());
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i]);
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const v = record[key];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    if (!first) out += ',';
+    first = false;
+    out += `${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
+}
+
+/** What defines an event, with `data` and `metadata` already in canonical JSON. */
+export interface ChainContent {
+  id: string;
+  stream: string;
+  revision: number;
+  position: number;
+  type: string;
+  /** canonicalJson(data) */
+  data: string;
+  /** canonicalJson(metadata) */
+  metadata: string;
+}
+
+/** The canonical document an event's hash is taken over (RFC 8785: keys in sorted order). */
+export function chainDocument(prevHash: string, c: ChainContent): string {
+  return `{"data":${c.data},"id":${JSON.stringify(c.id)},"metadata":${c.metadata},"position":${c.position},"prevHash":"${prevHash}","revision":${c.revision},"stream":${JSON.stringify(c.stream)},"type":${JSON.stringify(c.type)}}`;
+}
+
+/** SHA-256 of the event's canonical document, as 64 lowercase hex digits. */
+export function chainHash(prevHash: string, c: ChainContent): string {
+  return createHash('sha256').update(chainDocument(prevHash, c)).digest('hex');
+}
+
+export interface BrokenLink {
+  position: number;
+  eventId: string | null;
+  /** What is wrong: the hash does not match, a position is missing, or the row has no hash. */
+  reason: 'hash_mismatch' | 'position_gap' | 'missing_hash';
+  /** The hash the chain says this event must have (recomputed). */
+  expected: string;
+  /** The hash stored with the event (null: none). */
+  found: string | null;
+}
+
+export interface ChainReport {
+  ok: boolean;
+  /** Events checked (up to and including the broken one). */
+  checked: number;
+  /** The last event checked: a later check can compare it (a truncated log re-hashes cleanly). */
+  head: { position: number; hash: string };
+  broken?: BrokenLink;
+  ms: number;
+}
+
+type Row = [position: number, eventId: string, streamKey: number, revision: number, type: string, data: string, metadata: string | null, commitPosition: number | null, hash: Buffer | null];
+
+/** The stream names of an event store file, by key. */
+function streamNames(db: Database.Database): Map<number, string> {
+  const names = new Map<number, string>();
+  for (const [key, id] of db.prepare<[], [number, string]>('SELECT stream_key, stream_id FROM streams').raw().iterate()) names.set(key, id);
+  return names;
+}
+
+/**
+ * Walks the rows of an events table in position order from `after`, recomputing each hash from
+ * the previous row's stored hash; `visit` sees each row with its recomputed hash and returns
+ * false to stop. Metadata rows are shared by the events of one append (commit_position).
+ */
+export function walkChain(
+  db: Database.Database,
+  visit: (row: { position: number; eventId: string; stream: string; revision: number; type: string; data: string; metadata: string; prevHash: string; expected: string; found: string | null }) => boolean,
+  from: { after: number; prevHash: string } = { after: 0, prevHash: GENESIS_HASH },
+): void {
+  const names = streamNames(db);
+  const commitMeta = db.prepare<[number], { metadata: string | null }>('SELECT metadata FROM events WHERE position = ?');
+  const rows = db.prepare<[number], Row>('SELECT position, event_id, stream_key, revision, type, data, metadata, commit_position, hash FROM events WHERE position > ? ORDER BY position').raw();
+  let prevHash = from.prevHash;
+  let lastCommit = -1;
+  let lastMeta = '';
+  for (const [position, eventId, streamKey, revision, type, data, metadataJson, commitPosition, stored] of rows.iterate(from.after)) {
+    const commit = commitPosition ?? position;
+    if (commit !== lastCommit) {
+      const json = metadataJson ?? commitMeta.get(commit)?.metadata ?? 'null';
+      lastMeta = canonicalJson(JSON.parse(json));
+      lastCommit = commit;
+    }
+    const content = { id: eventId, stream: names.get(streamKey) ?? `#${streamKey}`, revision, position, type, data: canonicalJson(JSON.parse(data)), metadata: lastMeta };
+    const expected = chainHash(prevHash, content);
+    const found = stored ? stored.toString('hex') : null;
+    if (!visit({ position, eventId, stream: content.stream, revision, type, data, metadata: lastMeta, prevHash, expected, found })) return;
+    prevHash = found ?? expected;
+  }
+}
+
+/** Checks the whole chain of an events file and reports the first broken link. */
+export function verifyChain(db: Database.Database): ChainReport {
+  const started = performance.now();
+  let checked = 0;
+  let head = { position: 0, hash: GENESIS_HASH };
+  let broken: BrokenLink | undefined;
+  walkChain(db, (row) => {
+    checked += 1;
+    if (row.position !== head.position + 1) {
+      // A deleted event: the next one's hash was taken over the deleted one's, and says so.
+      broken = { position: head.position + 1, eventId: null, reason: 'position_gap', expected: `an event at position ${head.position + 1}`, found: `the next event is at ${row.position} (${row.eventId})` };
+      return false;
+    }
+    if (row.found === null || row.found !== row.expected) {
+      broken = { position: row.position, eventId: row.eventId, reason: row.found === null ? 'missing_hash' : 'hash_mismatch', expected: row.expected, found: row.found };
+      return false;
+    }
+    head = { position: row.position, hash: row.found };
+    return true;
+  });
+  return { ok: !broken, checked, head, ...(broken ? { broken } : {}), ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * Upgrade of a file written before events carried hashes: adds the `hash` column when missing and
+ * computes the chain for the rows without one, in position order, continuing from the last row
+ * that has one. Idempotent (a second run finds nothing to do). Returns how many rows it hashed.
+ */
+export function upgradeChain(db: Database.Database): number {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
+  if (columns.length === 0) return 0;
+  if (!columns.some((c) => c.name === 'hash')) db.exec('ALTER TABLE events ADD COLUMN hash BLOB');
+  const firstMissing = db.prepare<[], { position: number | null }>('SELECT MIN(position) AS position FROM events WHERE hash IS NULL').get()?.position;
+  if (firstMissing == null) return 0;
+  let hashed = 0;
+  db.transaction(() => {
+    // Inside the write transaction, so a second connection upgrading at the same time waits and then finds nothing.
+    const start = db.prepare<[], { position: number | null }>('SELECT MIN(position) AS position FROM events WHERE hash IS NULL').get()?.position;
+    if (start == null) return;
+    const before = db.prepare<[number], { position: number; hash: Buffer | null }>('SELECT position, hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').get(start);
+    const set = db.prepare<[Buffer, number]>('UPDATE events SET hash = ? WHERE position = ?');
+    const updates: Array<[Buffer, number]> = [];
+    walkChain(db, (row) => {
+      if (row.found === null) updates.push([Buffer.from(row.expected, 'hex'), row.position]);
+      return true;
+    }, { after: before?.position ?? 0, prevHash: before?.hash ? before.hash.toString('hex') : GENESIS_HASH });
+    for (const u of updates) set.run(...u);
+    hashed = updates.length;
+  }).immediate();
+  return hashed;
+}
