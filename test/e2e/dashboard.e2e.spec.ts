@@ -233,6 +233,13 @@ browserSuite(NAME, () => {
         const [month, spent] = row.split('\t');
         expect(spent, month).toBe(usd(byMonth.get(month!) ?? 0));
       }
+      // Keyboard: the chart is one tab stop, and the arrow keys walk its months (the tooltip shows each).
+      const chart = page.getByTestId('chart-spending-time').locator('svg[role="application"]');
+      const tooltip = () => page.getByTestId('chart-spending-time').locator('.recharts-tooltip-wrapper').innerText();
+      await chart.focus();
+      await expect.poll(tooltip).toContain(rows[0]!.split('\t')[0]!);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(tooltip).toContain(`${rows[1]!.split('\t')[0]!}\n\nExpenses : ${rows[1]!.split('\t')[1]!}`);
       await shot(page, '64-dashboard-admin-financial');
 
       await page.getByRole('tab', { name: 'System Health' }).click();
