@@ -21,6 +21,8 @@ const ENDPOINTS: Array<[method: 'get' | 'put' | 'post' | 'delete', path: (victim
   ['post', (v) => `/api/companies/${v.companyId}/invite`, { email: 'x@example.com' }],
   ['put', (v) => `/api/companies/${v.companyId}/users/${v.userId}/role`, { role: 'user' }],
   ['delete', (v) => `/api/companies/${v.companyId}/users/${v.userId}`],
+  ['get', () => '/api/audit/verify'],
+  ['get', () => '/api/audit/export'],
   ['get', () => '/api/masterdata/categories'],
   ['get', () => '/api/masterdata/job_numbers'],
   ['get', () => '/api/masterdata/cost_codes'],
