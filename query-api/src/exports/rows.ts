@@ -5,7 +5,7 @@
  * comes in group order (the read store's sort), so the renderer closes a group when its key changes.
  */
 import {
-  compareForGroup, groupSort, type BlobStore, type Filter, type ReadStore, type ReportAttachment, type ReportMatch, type ReportPass,
+  compareForGroup, groupSort, type BlobStore, type Doc, type Filter, type ReadCollection, type ReadStore, type ReportAttachment, type ReportMatch, type ReportPass,
   type ReportReceipt, type ReportRow, type ReportSettings, type ReportSource, type ReportTransaction, type ReportType, type SortSpec,
 } from '@paperlink/domain';
 import {
@@ -28,6 +28,26 @@ export interface SourceOptions {
 }
 
 type Part = 'transactions' | 'receipts' | 'matches';
+
+interface MapsPages {
+  mapPage<R>(filter: Filter, skip: number, limit: number, map: (doc: Doc) => R): Promise<R[]>;
+}
+/** Filters the embedded store answers from an index alone (no scan per page). */
+const INDEXED = new Set(['companyId', 'userId']);
+
+/**
+ * A page of documents. The summary pass needs no order: where the store can shape a page of an
+ * index straight from its documents (the embedded store's mapPage), a shallow copy is taken
+ * instead of the deep copy findPage makes; otherwise (and for the ordered detail pass) findPage.
+ */
+async function readPage<T extends Doc>(coll: ReadCollection<T>, filter: Filter, sort: SortSpec, ordered: boolean, skip: number, limit: number): Promise<T[]> {
+  const direct = (coll as unknown as Partial<MapsPages>).mapPage;
+  if (!ordered && direct && Object.keys(filter).every((k) => INDEXED.has(k))) {
+    return (await direct.call(coll, filter, skip, limit, (d) => ({ ...d }))) as T[];
+  }
+  // Other filters scan the collection: in the detail pass's order, whose sorted list the store keeps.
+  return (await coll.findPage(filter, { sort, skip, limit })).docs;
+}
 const PARTS: Record<ReportType, Part[]> = { transactions: ['transactions'], receipts: ['receipts'], matches: ['matches'], analytics: ['transactions', 'receipts', 'matches'] };
 
 const kindOf = (d: ReceiptDoc): ReportAttachment['kind'] => d.kind;
@@ -122,7 +142,7 @@ export class ExportReader {
         jobNumber: d.job_number_name,
         costCode: d.cost_code_name,
         owner: this.users.get(d.userId) ?? '',
-        receipts: this.scope.userId ? mine.map((r) => r.original_filename) : d.receipts,
+        receipts: this.scope.userId ? mine.map((r) => r.original_filename) : [...d.receipts],
         attachments: mine.flatMap((r) => (files.has(r._id) ? [files.get(r._id)!] : [])),
       });
     }
@@ -201,11 +221,11 @@ export class ExportReader {
         const p = parts[part]!;
         let got = 0;
         if (p === 'transactions') {
-          const { docs } = await this.store.collection<TransactionDoc>(TRANSACTIONS).findPage(this.transactionFilter(), { sort: sortOf(p), skip, limit: size });
+          const docs = await readPage<TransactionDoc>(this.store.collection<TransactionDoc>(TRANSACTIONS), this.transactionFilter(), sortOf(p), detail, skip, size);
           got = docs.length;
           for (const r of await this.transactions(docs, detail && options.attachments)) rows.push({ type: 'transaction', ...r });
         } else if (p === 'receipts') {
-          const { docs } = await this.store.collection<ReceiptDoc>(RECEIPTS).findPage(this.receiptFilter(), { sort: sortOf(p), skip, limit: size });
+          const docs = await readPage<ReceiptDoc>(this.store.collection<ReceiptDoc>(RECEIPTS), this.receiptFilter(), sortOf(p), detail, skip, size);
           got = docs.length;
           for (const r of await this.receipts(docs, detail && options.attachments, options.linkBase)) rows.push({ type: 'receipt', ...r });
         } else {
