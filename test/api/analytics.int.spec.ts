@@ -268,6 +268,21 @@ describe('analytics dashboard and match stats', () => {
     }
   });
 
+  it('after a confirmed match deleted, a receipt deleted and a receipt total corrected', async () => {
+    const w1 = `line:${withLine[1]!.id}`;
+    const del = await api.http.delete(`/api/matches/${matchOf(w1).id}`).set(h('bo'));
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    matchOf(w1).status = 'gone';
+    const gone = await api.http.delete(`/api/receipts/${rc('blank').id}`).set(h('bo'));
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    receipts.splice(receipts.indexOf(rc('blank')), 1);
+    const w5 = rc(`line:${withLine[5]!.id}`);
+    const fix = await api.http.put(`/api/receipts/${w5.id}`).set(h('bo')).send({ extracted_amount: 77.77 });
+    expect(fix.status, JSON.stringify(fix.body)).toBe(200);
+    w5.totalCents = 7777;
+    for (const w of ['ada', 'bo', 'cy'] as const) await expectFigures(w);
+  });
+
   it('refuses callers outside the company', async () => {
     const stranger = await registerAccount(api);
     expect((await api.http.get('/api/analytics/dashboard').set(stranger.headers(who.ada.companyId))).status).toBe(403);
