@@ -59,6 +59,11 @@ export default tseslint.config(
           { regex: `^(\\.\\./){${depth + 1}}(?!\\.\\./)`, message: 'a feature does not import another feature: move the shared piece to web/src/lib or web/src/components.' },
           { regex: `^(\\.\\./){${depth + 2}}(?!(components|lib|app)/)`, message: 'a feature imports only from itself, web/src/components, web/src/lib and web/src/app.' }],
       }],
+      // The same for import(): no-restricted-imports sees static imports only.
+      'no-restricted-syntax': ['error', {
+        selector: `ImportExpression > Literal[value=/^(\\.\\.\\/){${depth + 1}}(?!\\.\\.\\/)|^(\\.\\.\\/){${depth + 2}}(?!(components|lib|app)\\/)/]`,
+        message: 'a feature does not import another feature, lazily either: move the shared piece to web/src/lib or web/src/components.',
+      }],
     },
   })),
   // Shared code never depends on a feature.

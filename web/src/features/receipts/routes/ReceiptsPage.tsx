@@ -1,16 +1,18 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
 import { useSession } from '../../../lib/session';
+import { companyUsersForFilter } from '../../../lib/company-users';
 import { formatUsd } from '../../../lib/format';
 import { DEFAULT_RECEIPT_FILTERS, formatFileSize, RECEIPT_MAX_BYTES, receiptsApi, type Receipt, type ReceiptFilters } from '../api/receipts';
 import { ReceiptDetails } from '../components/ReceiptDetails';
+import { useReceiptList } from '../api/queries';
 
-/** How often the list refreshes itself while OCR is running. */
-export const POLL_MS = 1500;
+/** How often the list refreshes itself while OCR is running (the list's query polls: api/queries.ts). */
+export { POLL_MS } from '../api/queries';
 
 interface UploadRow {
   name: string;
@@ -40,37 +42,16 @@ export function ReceiptsPage() {
   const [draft, setDraft] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [filters, setFilters] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ rows: Receipt[]; pages: number; total: number } | null>(null);
   const [showFilters, setShowFilters] = useState(false);
   const [users, setUsers] = useState<Array<{ id: string; fullName: string; role: string }>>([]);
   const [uploads, setUploads] = useState<UploadRow[]>([]);
   const [uploading, setUploading] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
-  const loadSeq = useRef(0);
-
-  const load = useCallback(async (quiet = false) => {
-    const seq = ++loadSeq.current;
-    try {
-      const r = await receiptsApi.list(page, filters);
-      if (seq === loadSeq.current) setData({ rows: r.receipts, pages: Math.max(1, r.pagination.pages), total: r.pagination.total });
-    } catch {
-      if (!quiet) toast.error('Error loading receipts');
-      setData((d) => d ?? { rows: [], pages: 1, total: 0 });
-    }
-  }, [page, filters]);
-  useEffect(() => void load(), [load]);
-
-  // While OCR runs, the list refreshes itself until every receipt on the page has settled.
-  const busy = data?.rows.some((r) => r.processing_status === 'pending' || r.processing_status === 'processing') ?? false;
-  useEffect(() => {
-    if (!busy) return;
-    const t = setInterval(() => void load(true), POLL_MS);
-    return () => clearInterval(t);
-  }, [busy, load]);
+  const { data, reload } = useReceiptList(page, filters);
 
   useEffect(() => {
     if (isAdmin) {
-      import('../../transactions/api/transactions').then(({ transactionsApi }) => transactionsApi.userFilter()).then(setUsers).catch(() => setUsers([]));
+      companyUsersForFilter().then(setUsers).catch(() => setUsers([]));
     }
   }, [isAdmin]);
 
@@ -96,7 +77,7 @@ export function ReceiptsPage() {
     if (ok > 0) toast.success(`${ok} receipt(s) uploaded successfully`);
     if (failed > 0) toast.error('Error uploading receipts');
     setPage(1);
-    await load();
+    await reload();
   };
 
   const onDrop = (accepted: File[], rejected: FileRejection[]) => {
@@ -136,7 +117,7 @@ export function ReceiptsPage() {
     try {
       await receiptsApi.remove(r.id);
       toast.success('Receipt deleted successfully');
-      await load();
+      await reload();
     } catch {
       toast.error('Error deleting receipt');
     }
@@ -240,7 +221,7 @@ export function ReceiptsPage() {
         </div>
       )}
       {data && <Pagination page={page} pages={data.pages} total={data.total} onPage={setPage} />}
-      {openId && <ReceiptDetails id={openId} onClose={() => setOpenId(null)} onChanged={() => void load(true)} />}
+      {openId && <ReceiptDetails id={openId} onClose={() => setOpenId(null)} onChanged={() => void reload(true)} />}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
+import { companyUsersForFilter } from '../../../lib/company-users';
 
 export const TransactionSchema = z.object({
   id: z.string(),
@@ -58,7 +59,6 @@ export const transactionsApi = {
   async remove(id: string) {
     await api.delete(`/transactions/${encodeURIComponent(id)}`);
   },
-  async userFilter() {
-    return z.object({ users: z.array(z.object({ id: z.string(), fullName: z.string(), role: z.string() })) }).parse((await api.get('/companies/current/users/filter')).data).users;
-  },
+  /** Shared with the receipts screen: lib/company-users.ts. */
+  userFilter: companyUsersForFilter,
 };
