@@ -88,6 +88,8 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
     out.on('error', reject);
     doc.on('error', reject);
   });
+  // Awaited at the end; an abort midway must not leave it rejected and unhandled (that ends the worker).
+  done.catch(() => {});
   doc.pipe(out);
   doc.registerFont('body', FONT_REGULAR);
   doc.registerFont('bold', FONT_BOLD);
