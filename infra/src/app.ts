@@ -31,7 +31,8 @@ import {
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, analyticsQueryRouter, exportRouter, masterDataQueryRouter, matchQueryRouter, queryOperations, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
+import { accountQueryRouter, accountViews, analyticsQueryRouter, AsOfReplayer, asOfReads, exportRouter, historyRouter, masterDataQueryRouter, matchQueryRouter, queryOperations, receiptQueryRouter, RequestScopedReadStore, transactionQueryRouter } from '@paperlink/query-api';
+import { EmbeddedReadStore } from './readstore/embedded';
 import {
   getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
   TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
@@ -243,7 +244,12 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(companyRouter({ bus, events, views, access }));
     api.use(accountQueryRouter(views, access));
     api.use(masterDataQueryRouter(readStore));
-    api.use(transactionQueryRouter(readStore));
+    // History and as-of reads (issue 17, items 1-2): with `asOf`, the lists and records below read the
+    // company's state replayed to that moment (query-api/src/history).
+    const asOfStore = new RequestScopedReadStore(readStore);
+    api.use(asOfReads(new AsOfReplayer(events, { newStore: () => new EmbeddedReadStore() }), asOfStore));
+    api.use(historyRouter({ events, store: readStore }));
+    api.use(transactionQueryRouter(asOfStore));
     api.use(importRouter({
       bus,
       members: async (companyId) => {
@@ -283,9 +289,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return doc ? ((await toTransactionViews(readStore, [doc], undefined, scope))[0] as unknown as Record<string, unknown>) : null;
       },
     }));
-    api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: (bytes, kind) => cpu.thumbnail(bytes, kind) }));
+    api.use(receiptQueryRouter({ store: asOfStore, blobs, thumbnail: (bytes, kind) => cpu.thumbnail(bytes, kind) }));
     api.use(receiptRouter(receiptDeps));
-    api.use(matchQueryRouter(readStore));
+    api.use(matchQueryRouter(asOfStore));
     api.use(analyticsQueryRouter(readStore));
     api.use(exportRouter({ store: readStore, blobs, render: (job, source, out) => renderReport(workerPool, job, source, out) }));
     api.use(matchRouter(matchDeps));

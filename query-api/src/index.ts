@@ -11,3 +11,6 @@ export * from './exports/options';
 export * from './ai-more/routes';
 export * from './exports/rows';
 export * from './audit/query';
+export * from './history/as-of';
+export * from './history/routes';
+export * from './history/timeline';

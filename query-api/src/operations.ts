@@ -5,6 +5,7 @@ import { ReceiptListQuery } from './receipts/routes';
 import { AdvancedMatchBody } from './ai-more/routes';
 import { TransactionListQuery } from './transactions/routes';
 import { AuditExportQuery } from './audit/query';
+import { AsOfQuery, HistoryParams } from './history/routes';
 
 const ok = (description: string, content?: Operation['success']['content']) => ({ status: 200 as const, description, ...(content ? { content } : {}) });
 
@@ -25,17 +26,17 @@ export const queryOperations: Operation[] = [
   ...companyReads('/companies/current'),
   ...companyReads('/companies/:id'),
   { method: 'get', path: '/masterdata/:kind', summary: 'A master data list', tags: ['masterdata'], auth: 'company', params: MasterKindParams, success: ok('Items') },
-  { method: 'get', path: '/transactions', summary: "Transactions, filtered and paged (a non-admin: their own)", tags: ['transactions'], auth: 'company', query: TransactionListQuery, success: ok('A page of transactions') },
-  { method: 'get', path: '/transactions/:id', summary: 'One transaction', tags: ['transactions'], auth: 'company', params: IdParams, success: ok('The transaction') },
-  { method: 'get', path: '/receipts', summary: 'Receipts, filtered and paged (a non-admin: their own)', tags: ['receipts'], auth: 'company', query: ReceiptListQuery, success: ok('A page of receipts') },
-  { method: 'get', path: '/receipts/:id', summary: 'One receipt', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The receipt') },
+  { method: 'get', path: '/transactions', summary: "Transactions, filtered and paged (a non-admin: their own)", tags: ['transactions'], auth: 'company', query: TransactionListQuery.extend(AsOfQuery.shape), success: ok('A page of transactions') },
+  { method: 'get', path: '/transactions/:id', summary: 'One transaction', tags: ['transactions'], auth: 'company', params: IdParams, query: AsOfQuery, success: ok('The transaction') },
+  { method: 'get', path: '/receipts', summary: 'Receipts, filtered and paged (a non-admin: their own)', tags: ['receipts'], auth: 'company', query: ReceiptListQuery.extend(AsOfQuery.shape), success: ok('A page of receipts') },
+  { method: 'get', path: '/receipts/:id', summary: 'One receipt', tags: ['receipts'], auth: 'company', params: IdParams, query: AsOfQuery, success: ok('The receipt') },
   { method: 'get', path: '/receipts/:id/view', summary: "A receipt's file, to show (sandboxed)", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
   { method: 'get', path: '/receipts/:id/download', summary: "A receipt's file, to save", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
   { method: 'get', path: '/receipts/:id/thumbnail', summary: "A small JPEG of a receipt's first page", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('A JPEG', 'image/jpeg') },
   { method: 'get', path: '/receipts/:id/duplicates', summary: 'Receipts the caller may see that look like the same purchase', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
   { method: 'post', path: '/receipts/:id/duplicate-check', summary: 'Same as GET duplicates', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
-  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches (a non-admin: of their own records)', tags: ['matches'], auth: 'company', success: ok('Matches') },
-  { method: 'get', path: '/matches/pending', summary: 'Pending matches', tags: ['matches'], auth: 'company', success: ok('Matches') },
+  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches (a non-admin: of their own records)', tags: ['matches'], auth: 'company', query: AsOfQuery, success: ok('Matches') },
+  { method: 'get', path: '/matches/pending', summary: 'Pending matches', tags: ['matches'], auth: 'company', query: AsOfQuery, success: ok('Matches') },
   { method: 'get', path: '/matches/stats', summary: 'Match counts', tags: ['matches'], auth: 'company', success: ok('Counts') },
   { method: 'get', path: '/analytics/dashboard', summary: 'Dashboard figures, activity and categories (an admin: the company; others: their own data)', tags: ['analytics'], auth: 'company', success: ok('Figures') },
   { method: 'get', path: '/analytics/export', summary: "The dashboard's figures for a date range, as CSV or XLSX (same scoping)", tags: ['analytics'], auth: 'company', query: AnalyticsExportQuery, success: ok('The figures', 'file') },
@@ -50,6 +51,8 @@ export const queryOperations: Operation[] = [
   { method: 'post', path: '/ai/matching/advanced/:id', summary: 'Scored candidates for a receipt (transactions) or a transaction (receipts) with the matching engine\'s evidence', tags: ['ai'], auth: 'company', params: IdParams, body: { json: AdvancedMatchBody }, success: ok('kind, id, considered, candidates [{id, confidence, evidence, status}]'), errors: { 404: 'No such record of the caller', 409: 'AI switched off' } },
   { method: 'get', path: '/ai/matching/stats', summary: 'Match figures in scope: by status and origin, acceptance rate, average confidence, confidence bands', tags: ['ai'], auth: 'company', success: ok('Figures') },
   { method: 'post', path: '/ai/analyze/comprehensive/:id', summary: 'The four analyses of a transaction at once (categorization, duplicateAnalysis, recurringAnalysis, calendarAnalysis), each with its own error', tags: ['ai'], auth: 'company', params: IdParams, success: ok('analysis {categorization, duplicateAnalysis, recurringAnalysis, calendarAnalysis}'), errors: { 404: 'No such transaction of the caller', 409: 'AI switched off' } },
+  // history (issue 17 item 1): a record's timeline, with the scope of the record's own read
+  { method: 'get', path: '/history/:kind/:id', summary: "A record's events, oldest first: when, who (name and role then), what changed (before/after per field), from where (statement row, upload, match run and evidence, request id)", tags: ['history'], auth: 'company', params: HistoryParams, success: ok('kind, id, entries [{position, eventId, type, at, who {userId, name, role}, summary, changes [{field, before, after}], source, requestId, correlationId}], current'), errors: { 404: 'No such record the caller may see' } },
   // audit (issue 17 item 3): admins and auditors
   { method: 'get', path: '/audit/verify', summary: "Walks the event log's hash chain and reports the first broken link (position, event id, expected and found hash)", tags: ['audit'], auth: 'company', roles: ['admin', 'auditor'], success: ok('ok, checked, head {position, hash}, broken? {position, eventId, reason, expected, found}, ms, publicKey'), errors: { 409: 'The event store keeps no chain (EventStoreDB)' } },
   { method: 'get', path: '/audit/export', summary: "The company's events for a period as a signed bundle (JSON lines: a manifest, then one event per line with its hash and the previous one)", tags: ['audit'], auth: 'company', roles: ['admin', 'auditor'], query: AuditExportQuery, success: ok('The bundle', 'file'), errors: { 409: 'The event store keeps no chain (EventStoreDB)' } },

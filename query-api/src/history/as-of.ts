@@ -1,0 +1,219 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Doc, EventStore, ReadStore, RecordedEvent } from '@paperlink/domain';
+import {
+  companiesProjection,
+  masterDataProjection,
+  matchesProjection,
+  ProjectionRunner,
+  receiptsProjection,
+  transactionsProjection,
+  usersProjection,
+  type Projection,
+} from '@paperlink/projections';
+
+/**
+ * State as of a moment (issue 17, item 2): the company's events up to the global position of
+ * that moment, replayed by the live projectors themselves (the same apply functions, through
+ * the same ProjectionRunner) into a fresh in-memory read store. The list and record reads then
+ * run their own queries on it, so filters, sort, paging and scoping are the live ones and an
+ * as-of state is what the live projection showed at that position.
+ *
+ * Cost: the replay reads the global log up to the position (events of other companies are
+ * read and skipped) and applies the company's events; the runner gives the event loop a turn
+ * every 20 ms, as the live runner does, so requests keep being answered meanwhile. Replays are
+ * cached per (company, position) for a short while and a replay in progress is shared.
+ */
+
+/** The read models the transactions, receipts and matches reads use (names, categories, memberships). */
+export const AS_OF_PROJECTIONS: Projection[] = [usersProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, matchesProjection];
+
+/** Account-level events (no company) the users read model needs for names; logins are left out. */
+const USER_EVENTS = new Set(['UserRegistered', 'UserProfileUpdated']);
+const HANDLED = new Set(AS_OF_PROJECTIONS.flatMap((p) => [...p.handles]));
+
+/** Whether an event belongs in a company's as-of replay. */
+export function belongsTo(event: RecordedEvent, companyId: string): boolean {
+  if (!HANDLED.has(event.type)) return false;
+  if (USER_EVENTS.has(event.type)) return true;
+  if (event.metadata.companyId === companyId) return true;
+  const data = event.data as { companyId?: unknown } | null;
+  return data !== null && typeof data === 'object' && data.companyId === companyId;
+}
+
+/**
+ * The global position of a moment: the newest event decided at or before it (0 when none).
+ * Binary search over the log (occurredAt grows with the position, up to the milliseconds
+ * between deciding and appending): about log2(head) one-event reads.
+ */
+export async function positionAt(events: EventStore, at: Date): Promise<number> {
+  const t = at.getTime();
+  let lo = 0;
+  let hi = await events.headPosition();
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const [e] = await events.readAll({ after: mid - 1, maxCount: 1 });
+    if (!e || e.position > hi) hi = mid - 1;
+    else if (Date.parse(e.metadata.occurredAt) <= t) lo = e.position;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The log as a replay of one company up to a position sees it (reads only). */
+function companyLog(events: EventStore, companyId: string, upTo: number, counter: { read: number; applied: number }): EventStore {
+  const unsupported = (): never => {
+    throw new Error('an as-of replay only reads');
+  };
+  return {
+    kind: `${events.kind}:as-of`,
+    appendToStream: unsupported,
+    appendMany: unsupported,
+    readStream: unsupported,
+    subscribeToAll: unsupported,
+    headPosition: async () => upTo,
+    close: async () => {},
+    async readAll({ after, maxCount }) {
+      let from = after;
+      while (from < upTo) {
+        const batch = await events.readAll({ after: from, maxCount });
+        if (batch.length === 0) return [];
+        const out: RecordedEvent[] = [];
+        for (const e of batch) {
+          if (e.position > upTo) break;
+          counter.read++;
+          if (belongsTo(e, companyId)) out.push(e);
+        }
+        from = batch[batch.length - 1]!.position;
+        if (out.length > 0) {
+          counter.applied += out.length;
+          return out;
+        }
+      }
+      return [];
+    },
+  };
+}
+
+export interface AsOfSnapshot {
+  companyId: string;
+  /** The moment asked for, and the global position it stands at. */
+  asOf: string;
+  position: number;
+  store: ReadStore;
+  /** Events read from the log and applied, and how long the replay took. */
+  eventsRead: number;
+  eventsApplied: number;
+  ms: number;
+}
+
+interface CacheEntry {
+  snapshot: Promise<AsOfSnapshot>;
+  expires: number;
+}
+
+export interface AsOfOptions {
+  /** A fresh in-memory read store (infra: the embedded store without a snapshot file). */
+  newStore: () => ReadStore;
+  /** How long a replayed state is kept (default 2 minutes) and how many at most (default 3: each holds a company's records). */
+  ttlMs?: number;
+  maxSnapshots?: number;
+  now?: () => number;
+}
+
+/** Replays companies' states as of moments, with a small cache. */
+export class AsOfReplayer {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly ttlMs: number;
+  private readonly maxSnapshots: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly options: AsOfOptions,
+  ) {
+    this.ttlMs = options.ttlMs ?? 120_000;
+    this.maxSnapshots = options.maxSnapshots ?? 3;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The company's read models as they stood at `asOf` (replayed, or from the cache). */
+  async snapshot(companyId: string, asOf: Date): Promise<AsOfSnapshot> {
+    const position = await positionAt(this.events, asOf);
+    const key = `${companyId}@${position}`;
+    const now = this.now();
+    for (const [k, entry] of this.cache) if (entry.expires <= now) this.cache.delete(k);
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key); // most recently used goes last
+      this.cache.set(key, hit);
+      return { ...(await hit.snapshot), asOf: asOf.toISOString() };
+    }
+    const snapshot = this.replay(companyId, position, asOf);
+    this.cache.set(key, { snapshot, expires: now + this.ttlMs });
+    snapshot.catch(() => this.cache.delete(key));
+    while (this.cache.size > this.maxSnapshots) this.cache.delete(this.cache.keys().next().value!);
+    return snapshot;
+  }
+
+  private async replay(companyId: string, position: number, asOf: Date): Promise<AsOfSnapshot> {
+    const started = performance.now();
+    const store = this.options.newStore();
+    const counter = { read: 0, applied: 0 };
+    const runner = new ProjectionRunner(companyLog(this.events, companyId, position, counter), store, AS_OF_PROJECTIONS);
+    await runner.rebuild(undefined, 5000);
+    return { companyId, asOf: asOf.toISOString(), position, store, eventsRead: counter.read, eventsApplied: counter.applied, ms: performance.now() - started };
+  }
+}
+
+/**
+ * A read store that answers from the as-of state of the request in progress, when there is
+ * one, and from the live store otherwise. The list and record routers are given it, and the
+ * as-of middleware (./routes.ts) runs the rest of the request inside the snapshot's scope.
+ */
+export class RequestScopedReadStore implements ReadStore {
+  private readonly scope = new AsyncLocalStorage<ReadStore>();
+  readonly peek?: (collection: string, id: string) => Doc | null;
+
+  constructor(private readonly live: ReadStore) {
+    if (live.peek) this.peek = (collection, id) => (this.current.peek ?? live.peek!.bind(live))(collection, id);
+  }
+
+  get kind(): string {
+    return this.live.kind;
+  }
+
+  private get current(): ReadStore {
+    return this.scope.getStore() ?? this.live;
+  }
+
+  /** Runs `fn` (the rest of a request) reading from `store`. */
+  run<R>(store: ReadStore, fn: () => R): R {
+    return this.scope.run(store, fn);
+  }
+
+  collection<T extends Doc = Doc>(name: string) {
+    return this.current.collection<T>(name);
+  }
+  ensureIndexes(collection: string, indexes: string[][]) {
+    return this.live.ensureIndexes(collection, indexes);
+  }
+  getMany(collection: string, ids: string[]) {
+    return this.current.getMany(collection, ids);
+  }
+  // Writes only ever go to the live store (the routers given this store only read).
+  commit(...args: Parameters<ReadStore['commit']>) {
+    return this.live.commit(...args);
+  }
+  getCheckpoints() {
+    return this.live.getCheckpoints();
+  }
+  drop(...args: Parameters<ReadStore['drop']>) {
+    return this.live.drop(...args);
+  }
+  flush() {
+    return this.live.flush();
+  }
+  close() {
+    return this.live.close();
+  }
+}
