@@ -5,7 +5,8 @@
  * reject, a manual match, an edit, two deletions), not from the read models. Also the
  * date-range export (CSV and XLSX), its scoping and its formula-safe cells.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,7 @@ const receipts: Rc[] = [
 const matches: Mt[] = [];
 
 let api: Api;
+const dataDir = mkdtempSync(join(tmpdir(), 'paperlink-analytics-'));
 const who = {} as Record<Who, Account>;
 const reader = labelledReader();
 const h = (w: Who) => who[w].headers(who.ada.companyId);
@@ -164,7 +166,7 @@ async function expectFigures(w: Who) {
 }
 
 beforeAll(async () => {
-  api = await startApi({}, undefined, { reader });
+  api = await startApi({}, dataDir, { reader });
   for (const w of ['ada', 'bo', 'cy'] as const) who[w] = await registerAccount(api, { firstName: NAMES[w][0], lastName: NAMES[w][1] });
   await invite(api, who.ada, who.bo, 'user');
   await invite(api, who.ada, who.cy, 'user');
@@ -199,7 +201,10 @@ beforeAll(async () => {
     matches.push({ id: m.id, receiptId: m.receipt_id, transactionId: m.transaction_id, status: 'pending' });
   }
 }, 60_000);
-afterAll(() => api?.close());
+afterAll(async () => {
+  await api?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const matchOf = (key: string) => matches.find((m) => m.receiptId === rc(key).id)!;
 async function decide(w: Who, key: string, action: 'confirm' | 'reject') {
@@ -358,5 +363,14 @@ describe('analytics read model', () => {
     }
     await twice.commit(uow.writes, []);
     expect(await dump(twice)).toEqual(live);
+  });
+
+  it('survive a restart on the same data folder (snapshot and log)', async () => {
+    const before = await Promise.all((['ada', 'bo'] as const).map(async (w) => [await dashboard(w), await stats(w)]));
+    await api.close();
+    api = await startApi({}, dataDir, { reader });
+    const after = await Promise.all((['ada', 'bo'] as const).map(async (w) => [await dashboard(w), await stats(w)]));
+    expect(after).toEqual(before);
+    await expectFigures('bo');
   });
 });
