@@ -15,6 +15,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['matching.ts', 'matching precision and recall (issue 6)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
   ['ai-ledger.ts', 'AI on a ledger: categorisation (grouped CV, seen / new merchants, precision above 0.7), duplicates P/R, recurring series (issue 16)'],
+  ['ai-more.ts', 'calendars and advanced matching: iCalendar parsing, trip insights against lines × events, correlation precision / recall on planted trips, ranking in its date window against all transactions (issue 16)'],
   ['analytics.ts', '/analytics/dashboard, /matches/stats and the range export at 1,000,000 transactions, beside the transactions list (issue 14)'],
   ['exports.ts', 'reports: PDF of 10,000 transactions with 1,000 receipt images, xlsx of 100,000 transactions, beside pdfkit / exceljs alone (issue 15)'],
   ['responsiveness.ts', 'health and transaction-list latency during a 200,000-row import and 10 OCR jobs, against a quiet baseline (issue 11)'],

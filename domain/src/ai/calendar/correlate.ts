@@ -108,20 +108,33 @@ export function descriptorPlaces(description: string): { cities: string[]; words
 
 const title = (s: string) => s.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 
+/** Place words per event, read once per event (insights ask them for every line of its days). */
+export type PlacesOf = (e: CalendarEventRef) => Set<string>;
+export const placesMemo = (): PlacesOf => {
+  const memo = new Map<CalendarEventRef, Set<string>>();
+  return (e) => {
+    let p = memo.get(e);
+    if (!p) memo.set(e, (p = eventPlaces(e.summary, e.location)));
+    return p;
+  };
+};
+
 /** The events a card line belongs to by date and place, best first (a city before a word; then the shortest event). */
-export function correlatedEvents(line: Pick<SpendLine, 'date' | 'description'>, events: readonly CalendarEventRef[]): CorrelatedEvent[] {
+export function correlatedEvents(line: Pick<SpendLine, 'date' | 'description'>, events: readonly CalendarEventRef[], placesOf: PlacesOf = (e) => eventPlaces(e.summary, e.location)): CorrelatedEvent[] {
   const day = dayNumber(line.date);
   if (day === null) return [];
-  const { cities, words } = descriptorPlaces(line.description);
-  if (cities.length === 0 && words.length === 0) return [];
+  const { cities: found, words } = descriptorPlaces(line.description);
+  if (found.length === 0 && words.length === 0) return [];
+  // Two-word cities first ("salt lake" before "lake").
+  const cities = [...found].sort((a, b) => b.length - a.length);
   const out: CorrelatedEvent[] = [];
   for (const e of events) {
     const start = dayNumber(e.startDay);
     const end = dayNumber(e.endDay);
     if (start === null || end === null || end < start || end - start + 1 > MAX_EVENT_DAYS) continue;
     if (day < start - DAY_SLACK || day > end + DAY_SLACK) continue;
-    const places = eventPlaces(e.summary, e.location);
-    const city = [...cities].sort((a, b) => b.length - a.length).find((c) => places.has(c));
+    const places = placesOf(e);
+    const city = cities.find((c) => places.has(c));
     const word = city ? undefined : words.find((w) => places.has(w));
     const place = city ?? word;
     if (!place) continue;
@@ -176,47 +189,43 @@ export interface CalendarInsights {
 /**
  * Trips (events with a place that spending happened in) with what was spent during each. A
  * card line counts once, in its best event. Each member's lines go only with their own events.
- * Lines are indexed by day, so the work is the lines inside event spans, not lines × events.
+ * Events are indexed by the days they cover (a month at most, one day either side), so each
+ * line is compared only with the events of its own day: lines + event days, not lines × events.
  */
 export function calendarInsights(events: readonly CalendarEventRef[], lines: readonly SpendLine[], limit = 100): CalendarInsights {
-  const byDay = new Map<string, SpendLine[]>();
-  for (const l of lines) {
-    const d = dayNumber(l.date);
-    if (d === null) continue;
-    const key = `${l.userId}|${d}`;
-    const list = byDay.get(key);
-    if (list) list.push(l);
-    else byDay.set(key, [l]);
-  }
-  const eventsByUser = new Map<string, CalendarEventRef[]>();
-  for (const e of events) eventsByUser.set(e.userId, [...(eventsByUser.get(e.userId) ?? []), e]);
-  const byId = new Map(events.map((e) => [e.id, e]));
-  const trips = new Map<string, TripInsight>();
-  const seen = new Set<string>();
+  const byDay = new Map<string, CalendarEventRef[]>();
   for (const e of events) {
     const start = dayNumber(e.startDay);
     const end = dayNumber(e.endDay);
     if (start === null || end === null || end < start || end - start + 1 > MAX_EVENT_DAYS) continue;
     for (let d = start - DAY_SLACK; d <= end + DAY_SLACK; d++) {
-      for (const l of byDay.get(`${e.userId}|${d}`) ?? []) {
-        if (seen.has(l.id)) continue;
-        const best = correlatedEvents(l, eventsByUser.get(l.userId) ?? [])[0];
-        if (!best) continue;
-        seen.add(l.id);
-        const owner = byId.get(best.id)!;
-        let trip = trips.get(best.id);
-        if (!trip) {
-          trip = {
-            eventId: best.id, userId: owner.userId, summary: owner.summary, location: owner.location, startDay: owner.startDay, endDay: owner.endDay,
-            days: (dayNumber(owner.endDay) ?? 0) - (dayNumber(owner.startDay) ?? 0) + 1, transactionCount: 0, spentCents: 0, byCategory: [], transactions: [],
-          };
-          trips.set(best.id, trip);
-        }
-        trip.transactionCount++;
-        trip.spentCents -= l.amountCents;
-        trip.transactions.push({ id: l.id, date: l.date, description: l.description, amountCents: l.amountCents, category: l.category, place: best.place });
-      }
+      const key = `${e.userId}|${d}`;
+      const list = byDay.get(key);
+      if (list) list.push(e);
+      else byDay.set(key, [e]);
     }
+  }
+  const placesOf = placesMemo();
+  const byId = new Map(events.map((e) => [e.id, e]));
+  const trips = new Map<string, TripInsight>();
+  for (const l of lines) {
+    const d = dayNumber(l.date);
+    const candidates = d === null ? undefined : byDay.get(`${l.userId}|${d}`);
+    if (!candidates) continue;
+    const best = correlatedEvents(l, candidates, placesOf)[0];
+    if (!best) continue;
+    const owner = byId.get(best.id)!;
+    let trip = trips.get(best.id);
+    if (!trip) {
+      trip = {
+        eventId: best.id, userId: owner.userId, summary: owner.summary, location: owner.location, startDay: owner.startDay, endDay: owner.endDay,
+        days: (dayNumber(owner.endDay) ?? 0) - (dayNumber(owner.startDay) ?? 0) + 1, transactionCount: 0, spentCents: 0, byCategory: [], transactions: [],
+      };
+      trips.set(best.id, trip);
+    }
+    trip.transactionCount++;
+    trip.spentCents -= l.amountCents;
+    trip.transactions.push({ id: l.id, date: l.date, description: l.description, amountCents: l.amountCents, category: l.category, place: best.place });
   }
   const list = [...trips.values()].sort((a, b) => b.startDay.localeCompare(a.startDay) || a.summary.localeCompare(b.summary));
   for (const t of list) {
