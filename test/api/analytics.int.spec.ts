@@ -261,6 +261,10 @@ describe('analytics dashboard and match stats', () => {
     expect(admin.activity.length).toBeLessThanOrEqual(50);
     expect(new Set(admin.activity.map((a) => a.type))).toEqual(new Set(['transaction', 'receipt', 'match']));
     expect(admin.activity.find((a) => a.description === `Imported ${txs.length} transactions from seed.csv`)?.user_name).toBe('Ada Admin');
+    const suggested = admin.activity.filter((a) => a.type === 'match' && a.description.startsWith('Suggested'));
+    expect(suggested.length).toBeGreaterThan(0);
+    for (const a of suggested) expect(a.user_name, 'auto-match runs as the system').toBe('System');
+    expect(admin.activity.find((a) => a.description === `Uploaded receipt cash.jpg`)?.user_name).toBe('Cy Member');
     const stamps = admin.activity.map((a) => a.timestamp);
     expect([...stamps].sort().reverse()).toEqual(stamps);
     const boActivity = (await dashboard('bo')).activity;

@@ -47,10 +47,13 @@ export async function recentActivity(store: ReadStore, scope: AnalyticsScope): P
   const doc = (await store.getMany(ANALYTICS_ACTIVITY, [id])).get(id) as ActivityDoc | undefined;
   // Kept in log order; shown newest first by time (a job's event may be decided a moment before a request's that was logged earlier).
   const items = [...(doc?.items ?? [])].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
-  const users = await getUsers(store, [...new Set(items.flatMap((i) => (i.userId ? [i.userId] : [])))]);
+  // Jobs act as `system:<job>` (auto-match): shown as System, like events with no user.
+  const person = (id: string | null) => (id && !id.startsWith('system:') ? id : null);
+  const users = await getUsers(store, [...new Set(items.flatMap((i) => (person(i.userId) ? [i.userId!] : [])))]);
   return items.map((i) => {
-    const u = i.userId ? users.get(i.userId) : undefined;
-    return { type: i.type, user_name: u ? `${u.firstName} ${u.lastName}`.trim() : i.userId ? 'Former member' : 'System', description: i.description, timestamp: i.timestamp };
+    const id = person(i.userId);
+    const u = id ? users.get(id) : undefined;
+    return { type: i.type, user_name: u ? `${u.firstName} ${u.lastName}`.trim() : id ? 'Former member' : 'System', description: i.description, timestamp: i.timestamp };
   });
 }
 
