@@ -22,6 +22,12 @@ import type { WorkerPool } from '../workers/pool';
  */
 const REFRESH_MS = 15_000;
 const MAX_AGE_MS = 120_000;
+/**
+ * How long a prediction waits for a company's first training (a big company's takes longer):
+ * after that it answers from feedback and category names, and the training finishes behind it.
+ */
+const FIRST_TRAINING_WAIT_MS = 8_000;
+const UNTRAINED: Trained = { model: { linear: null, trainedOn: 0, calibration: null }, memory: {}, at: 0, count: -1 };
 /** The newest categorised lines a company's model learns from. */
 const MAX_TRAINING_LINES = 20_000;
 
@@ -70,7 +76,16 @@ export class CompanyCategorizers {
       this.training.set(companyId, p);
       p.catch((error: unknown) => console.warn(`categoriser training failed: ${String(error)}`));
     }
-    return have ?? (await this.training.get(companyId)!);
+    if (have) return have;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<Trained>((resolve) => {
+      timer = setTimeout(() => resolve(UNTRAINED), FIRST_TRAINING_WAIT_MS);
+    });
+    try {
+      return await Promise.race([this.training.get(companyId)!.catch(() => UNTRAINED), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async predict(companyId: string, line: { description: string; amountCents: number }, categoryNames: string[]) {

@@ -50,8 +50,10 @@ const PRIOR_STRENGTH = 1.5;
 const REJECT_FACTOR = 0.15;
 /** At most this many lines per merchant go into training (the most recent ones win). */
 const PER_MERCHANT_CAP = 20;
+/** Lines one training takes at most (a company with thousands of merchants keeps 3 of each). */
+const EXAMPLE_BUDGET = 4000;
 /** Calibration needs a few thousand out-of-fold answers, not all of a big company's lines. */
-const CALIBRATION_LINES = 3000;
+const CALIBRATION_LINES = 2000;
 /** The sharpest a calibration may make the model. */
 export const MIN_TEMPERATURE = 0.3;
 
@@ -95,8 +97,10 @@ function examplesOf(lines: readonly LabelledLine[]): Example[] {
   const featured = lines.map((l) => ({ line: l, f: lineFeatures(l) }));
   const byKey = new Map<string, number>();
   for (const x of featured) byKey.set(x.f.merchantKey, (byKey.get(x.f.merchantKey) ?? 0) + 1);
-  // Keep the last PER_MERCHANT_CAP lines of each merchant; weigh merchants, not lines, so that
-  // the model learns what merchants of a kind share rather than the busiest merchant's words.
+  // Keep the last lines of each merchant (fewer when there are many merchants: the training
+  // stays within EXAMPLE_BUDGET lines); weigh merchants, not lines, so that the model learns what
+  // merchants of a kind share rather than the busiest merchant's words.
+  const cap = Math.max(3, Math.min(PER_MERCHANT_CAP, Math.floor(EXAMPLE_BUDGET / Math.max(1, byKey.size))));
   const seen = new Map<string, number>();
   const out: Example[] = [];
   for (let i = featured.length - 1; i >= 0; i--) {
@@ -104,8 +108,8 @@ function examplesOf(lines: readonly LabelledLine[]): Example[] {
     if (x === undefined) continue;
     const n = (seen.get(x.f.merchantKey) ?? 0) + 1;
     seen.set(x.f.merchantKey, n);
-    if (n > PER_MERCHANT_CAP) continue;
-    const total = Math.min(PER_MERCHANT_CAP, byKey.get(x.f.merchantKey) ?? 1);
+    if (n > cap) continue;
+    const total = Math.min(cap, byKey.get(x.f.merchantKey) ?? 1);
     out.push({ features: x.f.features, concepts: x.f.concepts, label: x.line.categoryId, weight: 1 / Math.sqrt(total) });
   }
   return out;
