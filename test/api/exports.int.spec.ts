@@ -107,6 +107,9 @@ describe('export options and preview', () => {
     expect(res.body.dateRange).toMatchObject({ startDate: '2026-01-01', endDate: '2026-12-31' });
     expect(res.body.estimatedSize).toMatch(/^\d+(\.\d+)? (Bytes|KB|MB)$/);
     expect(res.body.records.map((r: { description: string }) => r.description).sort()).toEqual(['+SUM(A1:A2)', 'Bo Hardware', HYPERLINK].sort());
+    const matchedOnly = await api.http.post('/api/exports/preview/transactions').set(bo.headers()).send({ includeUnmatched: false }).expect(200);
+    expect(matchedOnly.body.totalRecords).toBe(2);
+    expect(matchedOnly.body.records.map((r: { description: string }) => r.description).sort()).toEqual(['+SUM(A1:A2)', HYPERLINK].sort());
     const admin = await api.http.post('/api/exports/preview/transactions').set(ada.headers()).send({ limit: 2, includeMatched: false }).expect(200);
     expect(admin.body.totalRecords).toBe(4);
     expect(admin.body.records).toHaveLength(2);
@@ -138,7 +141,7 @@ describe('export options and preview', () => {
 
 describe('PDF reports', () => {
   it("admin: cover, summary totals, groups by month with subtotals, charts, receipts, page numbers, every name's letters", async () => {
-    const res = await download(ada, 'pdf', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31', groupBy: 'date', includeCharts: true, title: 'Q1 expenses' });
+    const res = await download(ada, 'pdf', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31', groupBy: 'date', includeCharts: true, includeAnalytics: true, title: 'Q1 expenses' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toContain('filename="Acme-Ltd_transactions_2026-01-01_to_2026-03-31.pdf"');
@@ -153,6 +156,9 @@ describe('PDF reports', () => {
     expect(all).toContain('$25.00');
     expect(all).toMatch(/Matched\s+3 \(\$135\.25 of expenses\)/);
     expect(all).toContain('By cost code');
+    // includeAnalytics (an admin's option): the dashboard's figures of these transactions.
+    expect(all).toMatch(/Unmatched expenses\s*\$312\.49/);
+    expect(all).toMatch(/Missing job number\s*1 \(14\.3%\)/);
     expect(all).toContain('01-400');
     expect(all).toContain('Expenses by month');
     for (const month of ['January 2026', 'February 2026', 'March 2026']) expect(all).toContain(month);
@@ -169,12 +175,13 @@ describe('PDF reports', () => {
   });
 
   it("a member's report holds only their rows; a PDF receipt shows the chosen number of pages", async () => {
-    const res = await download(bo, 'pdf', 'transactions', { groupBy: 'merchant', maxPagesPerReceipt: 2 });
+    const res = await download(bo, 'pdf', 'transactions', { groupBy: 'merchant', maxPagesPerReceipt: 2, includeAnalytics: true });
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/_transactions_all-dates\.pdf"/);
     const all = (await pdfText(res.body)).join('\n');
     for (const d of ADA_ONLY) expect(all).not.toContain(d);
     expect(all).not.toContain('ada-receipt.jpg');
+    expect(all).not.toContain('Unmatched expenses');
     expect(all).toContain('Bo Hardware');
     expect(all).toContain('$175.24');
     expect(all).toContain('Receipt bo-receipt.jpg');

@@ -153,13 +153,15 @@ class DataSheet<R> {
 
 export interface ExcelInput {
   meta: ReportMeta;
+  /** An admin may add the dashboard figures to a transactions report (includeAnalytics). */
+  admin: boolean;
   summary: ReportSummary | null;
   rows: AsyncIterable<ReportRow[]>;
   out: Writable;
   drained(): Promise<void>;
 }
 
-function writeSummarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, meta: ReportMeta, s: ReportSummary | null): void {
+function writeSummarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, meta: ReportMeta, s: ReportSummary | null, admin: boolean): void {
   const ws = wb.addWorksheet('Summary');
   ws.columns = [{ width: 34 }, { width: 18 }, { width: 18 }, { width: 12 }];
   const add = (values: Value[], bold = false, fmt?: Array<string | undefined>) => {
@@ -215,7 +217,7 @@ function writeSummarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, meta: ReportM
     add(['Average confidence (%)', s.matches.averageConfidence]);
     add([]);
   }
-  if (meta.type === 'analytics') {
+  if (meta.type === 'analytics' || (admin && meta.settings.includeAnalytics && meta.type === 'transactions')) {
     const d = s.dashboard;
     add(['Dashboard figures', 'Value'], true);
     for (const [k, v, f] of [
@@ -224,16 +226,19 @@ function writeSummarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, meta: ReportM
       ['Average receipt', d.processing.avgAmount, MONEY], ['Total receipts', d.processing.totalReceipts], ['Processed receipts', d.processing.processedReceipts],
       ['Matched receipts', d.processing.matchedReceipts], ['Confirmed matches', d.processing.confirmedMatches], ['Receipts this week', d.processing.receiptsThisWeek],
       ['Incomplete transactions', d.missingFields.incompleteTransactions], ['Completion rate (%)', d.missingFields.completionRate],
-    ] as Array<[string, number, string?]>) add([k, v], false, [undefined, f]);
+    ] as Array<[string, number, string?]>) {
+      // A transactions report holds no receipts or matches: only the figures of its transactions.
+      if (meta.type === 'analytics' || ['Total expenses', 'Matched expenses', 'Unmatched expenses', 'Match rate (%)', 'Incomplete transactions', 'Completion rate (%)'].includes(k)) add([k, v], false, [undefined, f]);
+    }
   }
   ws.commit();
 }
 
-export async function writeExcel({ meta, summary, rows, out, drained }: ExcelInput): Promise<void> {
+export async function writeExcel({ meta, admin, summary, rows, out, drained }: ExcelInput): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   wb.creator = 'Paperlink';
   wb.created = new Date(meta.generatedAt);
-  if (meta.settings.includeSummary || meta.type === 'analytics' || !meta.settings.includeDetails) writeSummarySheet(wb, meta, summary);
+  if (meta.settings.includeSummary || meta.type === 'analytics' || !meta.settings.includeDetails) writeSummarySheet(wb, meta, summary, admin);
   if (meta.settings.includeDetails) {
     type Open = { type: ReportRow['type']; sheet: DataSheet<never> };
     let open = null as Open | null;

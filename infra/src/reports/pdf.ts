@@ -123,7 +123,7 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
   if (summary) doc.text(`Records: ${meta.type === 'receipts' ? summary.receipts.count : meta.type === 'matches' ? summary.matches.count : summary.transactions.count}`);
   doc.fillColor('black');
 
-  if (summary && (meta.settings.includeSummary || meta.type === 'analytics')) writeSummary(doc, meta, summary);
+  if (summary && (meta.settings.includeSummary || meta.type === 'analytics')) writeSummary(doc, meta, summary, admin);
   if (summary && (meta.settings.includeCharts || (meta.type === 'analytics' && meta.settings.includeAnalytics))) {
     doc.addPage();
     drawCharts(doc, meta, summary, { left: MARGIN, top: MARGIN, right: right(), bottom: bottom() });
@@ -260,7 +260,7 @@ function drawReceipt(doc: WithOpenImage, img: PreparedImage, y0: number, bottom:
   return { y: y + 2, newPage };
 }
 
-function writeSummary(doc: Doc, meta: ReportMeta, s: ReportSummary): void {
+function writeSummary(doc: Doc, meta: ReportMeta, s: ReportSummary, admin: boolean): void {
   doc.addPage();
   doc.font('bold').fontSize(16).text('Summary', MARGIN, MARGIN);
   doc.moveDown(0.5);
@@ -290,6 +290,17 @@ function writeSummary(doc: Doc, meta: ReportMeta, s: ReportSummary): void {
   }
   if (meta.type === 'matches' || meta.type === 'analytics') {
     lines.push(['Matches', String(s.matches.count)], ['Confirmed', String(s.matches.confirmed)], ['Pending', String(s.matches.pending)], ['Average confidence', `${s.matches.averageConfidence}%`]);
+  }
+  if (admin && meta.settings.includeAnalytics && meta.type === 'transactions') {
+    const f = s.dashboard.financial;
+    const m = s.dashboard.missingFields;
+    lines.push(
+      ['Matched expenses', money(Math.round(f.matchedExpenses * 100))],
+      ['Unmatched expenses', money(Math.round(f.unmatchedExpenses * 100))],
+      ['Missing category', `${m.missingCategory} (${m.missingCategoryPercentage}%)`],
+      ['Missing job number', `${m.missingJobNumber} (${m.missingJobNumberPercentage}%)`],
+      ['Missing cost code', `${m.missingCostCode} (${m.missingCostCodePercentage}%)`],
+    );
   }
   if (meta.type === 'analytics') {
     const p = s.dashboard.processing;

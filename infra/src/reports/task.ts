@@ -34,7 +34,7 @@ export async function renderReportTask({ port, meta, admin }: RenderInput): Prom
     const rows = meta.settings.includeDetails ? channel.rows('detail') : (async function* () {})();
     const input = { meta, summary, rows, out, drained: () => channel.drained() };
     if (meta.format === 'pdf') await writePdf({ ...input, admin });
-    else await writeExcel(input);
+    else await writeExcel({ ...input, admin });
     channel.end();
     return null;
   } catch (error) {

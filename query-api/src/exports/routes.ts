@@ -65,8 +65,20 @@ export function exportRouter(deps: ExportDeps): Router {
       if (part === 'transactions') {
         const coll = store.collection<TransactionDoc>(TRANSACTIONS);
         const filter = reader.transactionFilter();
-        counts.transactions = await coll.count(filter);
-        files.count += await coll.count({ ...filter, receipt_count: { $gt: 0 } });
+        if (ctx.role !== 'admin' && reader.statusFilter) {
+          // A member's matched or unmatched means their own receipts: counted row by row (their own rows only).
+          const source = reader.source({ attachments: false, linkBase: '' });
+          for (let page = await source.next('summary'); ; page = await source.next('summary')) {
+            for (const r of page.rows) if (r.type === 'transaction') {
+              counts.transactions++;
+              if (r.receipts.length > 0) files.count++;
+            }
+            if (page.done) break;
+          }
+        } else {
+          counts.transactions = await coll.count(filter);
+          files.count += await coll.count({ ...filter, receipt_count: { $gt: 0 } });
+        }
         files.bytes += files.count * 120_000;
       } else if (part === 'receipts') {
         const filter = reader.receiptFilter();

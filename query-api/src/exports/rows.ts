@@ -63,7 +63,7 @@ export class ExportReader {
   ) {}
 
   /** Status filters apply to transactions and receipts, except in the analytics report (it counts everything). */
-  private get statusFilter(): 'matched' | 'unmatched' | undefined {
+  get statusFilter(): 'matched' | 'unmatched' | undefined {
     if (this.type === 'analytics') return undefined;
     const s = this.settings;
     return s.includeMatched && !s.includeUnmatched ? 'matched' : !s.includeMatched && s.includeUnmatched ? 'unmatched' : undefined;
