@@ -41,6 +41,7 @@ export function useDashboardData() {
     analyticsMs: analytics.isError ? undefined : analytics.data?.ms,
     analyticsLoading: analytics.isPending,
     updatedAt: Math.max(lists.dataUpdatedAt, stats.dataUpdatedAt, analytics.dataUpdatedAt),
+    fetching: lists.isFetching || stats.isFetching || analytics.isFetching,
   };
 }
 

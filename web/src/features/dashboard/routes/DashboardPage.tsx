@@ -67,7 +67,7 @@ export function DashboardPage() {
         <div className="row page-actions">
           <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>{autoMatch.isPending ? 'Matching...' : 'Auto-Match Receipts'}</button>
           {d.isAdmin && <Link className="btn" to="/exports">Generate Reports</Link>}
-          {d.isAdmin && <button type="button" className="btn" onClick={() => void refresh()}>Refresh</button>}
+          {d.isAdmin && <button type="button" className="btn" disabled={d.fetching} aria-busy={d.fetching} onClick={() => void refresh()}>Refresh</button>}
         </div>
       </div>
       {d.updatedAt > 0 && (

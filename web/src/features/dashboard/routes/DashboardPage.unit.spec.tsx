@@ -126,6 +126,18 @@ describe('/dashboard', () => {
     }
   });
 
+  it('Refresh fetches every figure again', async () => {
+    asRole('admin');
+    const calls = serve();
+    show();
+    await screen.findByText('r0.jpg');
+    const count = (url: string) => calls.filter((c) => c === url).length;
+    const before = ['/matches/pending', '/matches/stats', '/analytics/dashboard'].map(count);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Refresh' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(['/matches/pending', '/matches/stats', '/analytics/dashboard'].map(count)).toEqual(before.map((n) => n + 1)));
+  });
+
   it('arrow keys move between the tabs and take the focus along', async () => {
     asRole('admin');
     serve();
