@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Doc, EventStore, ReadStore, RecordedEvent } from '@paperlink/domain';
 import {
+  COMPANY_STATS,
   companiesProjection,
   masterDataProjection,
   matchesProjection,
   ProjectionRunner,
   receiptsProjection,
+  TRANSACTION_KEYS,
   transactionsProjection,
   usersProjection,
   type Projection,
@@ -57,6 +59,31 @@ export async function positionAt(events: EventStore, at: Date): Promise<number> 
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * Collections of the as-of projections that no read uses (import dedupe keys, counts): a
+ * replay does not keep them, which halves what it stores for a company's transactions.
+ */
+const NOT_READ = new Set([TRANSACTION_KEYS, COMPANY_STATS]);
+
+/** A replay's store: the projectors' writes to collections no read uses are left out. */
+export function withoutUnread(store: ReadStore): ReadStore {
+  return {
+    kind: store.kind,
+    collection: (name) => store.collection(name),
+    ensureIndexes: (collection, indexes) => store.ensureIndexes(collection, indexes),
+    ...(store.peek ? { peek: (collection: string, id: string) => store.peek!(collection, id) } : {}),
+    getMany: (collection, ids) => store.getMany(collection, ids),
+    commit: (writes, checkpoints) => {
+      for (const name of NOT_READ) writes.delete(name);
+      return store.commit(writes, checkpoints);
+    },
+    getCheckpoints: () => store.getCheckpoints(),
+    drop: (collections, names) => store.drop(collections, names),
+    flush: () => store.flush(),
+    close: () => store.close(),
+  };
 }
 
 /** The log as a replay of one company up to a position sees it (reads only). */
@@ -159,7 +186,7 @@ export class AsOfReplayer {
     const started = performance.now();
     const store = this.options.newStore();
     const counter = { read: 0, applied: 0 };
-    const runner = new ProjectionRunner(companyLog(this.events, companyId, position, counter), store, AS_OF_PROJECTIONS);
+    const runner = new ProjectionRunner(companyLog(this.events, companyId, position, counter), withoutUnread(store), AS_OF_PROJECTIONS);
     await runner.rebuild(undefined, 5000);
     return { companyId, asOf: asOf.toISOString(), position, store, eventsRead: counter.read, eventsApplied: counter.applied, ms: performance.now() - started };
   }
