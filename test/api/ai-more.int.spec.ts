@@ -215,6 +215,15 @@ describe('calendar', () => {
     expect(trip.transactions.map((t: { description: string }) => t.description)).toEqual(['HAMPTON INN DENVER CO', 'SQ *SNOOZE DENVER CO']);
     expect(all.trips.map((t: { summary: string }) => t.summary).sort()).toEqual(['Denver site visit', 'Trip to Denver']);
     expect(all.totals).toMatchObject({ trips: 2, correlatedTransactions: 3, correlatedSpend: 750.7 });
+
+    // a member removes their own calendar (and nobody else's): its events go, their spending no longer correlates
+    const boCalendar = mine.calendars[0].id as string;
+    await api.http.delete(`/api/ai/calendar/calendars/${boCalendar}`).set(ada.headers()).expect(404);
+    await api.http.delete(`/api/ai/calendar/calendars/${boCalendar}`).set(hb).expect(200);
+    await api.http.delete(`/api/ai/calendar/calendars/${boCalendar}`).set(hb).expect(404);
+    expect((await api.http.post(`/api/ai/calendar/correlation/${marriott}`).set(hb).expect(200)).body.hasCorrelation).toBe(false);
+    expect(await api.paperlink.adapters.readStore.collection('calendar_events').count({ companyId: ada.companyId, userId: bo.userId })).toBe(0);
+    expect((await api.http.get('/api/ai/calendar/insights').set(hb).expect(200)).body).toMatchObject({ calendars: [], trips: [] });
   });
 });
 

@@ -339,6 +339,8 @@ async function seedBusiness() {
   const ics = (summary: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:lisbon@test\r\nSUMMARY:${summary}\r\nLOCATION:Lisboa\r\nDTSTART;VALUE=DATE:20240303\r\nDTEND;VALUE=DATE:20240306\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:weekly@test\r\nSUMMARY:Standup\r\nDTSTART:20240301T090000Z\r\nDTEND:20240301T093000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
   await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Trip to Lisboa')), 'trips.ics').expect(201);
   await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Lisboa site visit')), 'trips.ics').expect(201);
+  const extra = await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Porto')), 'extra.ics').expect(201);
+  await api.http.delete(`/api/ai/calendar/calendars/${extra.body.calendar.id}`).set(h).expect(200);
   // learning AI (issue 16): a prediction and its feedback; two duplicate pairs, one confirmed, one dismissed
   await quiet(api);
   const categories = (await api.http.get('/api/masterdata/categories').set(h).expect(200)).body as Array<{ id: string; name: string }>;

@@ -186,7 +186,7 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
       const stream = calendarStream(c.companyId!, c.userId!);
       const s = await bus.load(stream, calendarDecider);
       const events = calendarDecider.decide({ type: 'ImportCalendar', companyId: c.companyId!, userId: c.userId!, fileName: file.originalname, parsed, newId }, s.state);
-      const d = events[0]!.data;
+      const d = events[0]!.data as Extract<(typeof events)[number], { type: 'CalendarImported' }>['data'];
       return {
         status: 201,
         appends: [{ streamId: stream, expectedRevision: s.expected, events }],
@@ -195,6 +195,16 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
           message: `${d.entries.length} calendar events imported`,
         },
       };
+    });
+  });
+
+  router.delete('/ai/calendar/calendars/:id', company, async (req, res) => {
+    const calendarId = String(req.params.id);
+    await send(req, res, bus, async (c): Promise<Plan> => {
+      const stream = calendarStream(c.companyId!, c.userId!);
+      const s = await bus.load(stream, calendarDecider);
+      const events = calendarDecider.decide({ type: 'RemoveCalendar', companyId: c.companyId!, userId: c.userId!, calendarId }, s.state);
+      return { appends: [{ streamId: stream, expectedRevision: s.expected, events }], body: { success: true, message: 'Calendar removed' } };
     });
   });
 

@@ -29,9 +29,15 @@ export const calendarProjection: Projection = {
   name: 'calendar',
   version: 1,
   collections: { [CALENDAR_EVENTS]: [['companyId', 'userId'], ['companyId']], [CALENDARS]: [['companyId', 'userId']] },
-  handles: new Set(['CalendarImported']),
+  handles: new Set(['CalendarImported', 'CalendarRemoved']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as CalendarEvent;
+    if (e.type === 'CalendarRemoved') {
+      const gone = await view.get<CalendarDoc>(CALENDARS, e.data.calendarId);
+      for (let i = 0; i < (gone?.eventCount ?? 0); i++) await view.update<CalendarEventDoc>(CALENDAR_EVENTS, eventId(e.data.calendarId, i), () => null);
+      await view.update<CalendarDoc>(CALENDARS, e.data.calendarId, () => null);
+      return;
+    }
     const d = e.data;
     const before = await view.get<CalendarDoc>(CALENDARS, d.calendarId);
     // A new upload of the same file replaces its events: the ones past the new count go.

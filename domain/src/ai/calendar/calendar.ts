@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider';
-import { ValidationError } from '../../core/errors';
+import { NotFoundError, ValidationError } from '../../core/errors';
 
 /**
  * A member's calendars in one company, in the stream `calendar-<companyId>.<userId>`: each
@@ -41,7 +41,8 @@ export const MAX_OCCURRENCES_PER_SERIES = 400;
 /** The upload limit of an iCalendar file. */
 export const CALENDAR_MAX_BYTES = 5 * 1024 * 1024;
 
-export type CalendarEvent = {
+export type CalendarEvent =
+  | {
   type: 'CalendarImported';
   data: {
     companyId: string;
@@ -55,9 +56,9 @@ export type CalendarEvent = {
     skipped: number;
     truncated: number;
   };
-};
+} | { type: 'CalendarRemoved'; data: { companyId: string; userId: string; calendarId: string; fileName: string } };
 
-export const CALENDAR_EVENT_TYPES = ['CalendarImported'] as const;
+export const CALENDAR_EVENT_TYPES = ['CalendarImported', 'CalendarRemoved'] as const;
 
 export const calendarStream = (companyId: string, userId: string) => `calendar-${companyId}.${userId}`;
 
@@ -66,23 +67,25 @@ export interface CalendarState {
   byName: ReadonlyMap<string, string>;
 }
 
-export type CalendarCommand = {
-  type: 'ImportCalendar';
-  companyId: string;
-  userId: string;
-  fileName: string;
-  parsed: ParsedCalendar;
-  newId: () => string;
-};
+export type CalendarCommand =
+  | { type: 'ImportCalendar'; companyId: string; userId: string; fileName: string; parsed: ParsedCalendar; newId: () => string }
+  | { type: 'RemoveCalendar'; companyId: string; userId: string; calendarId: string };
 
 export const calendarDecider: Decider<CalendarState, CalendarCommand, CalendarEvent> = {
   initialState: () => ({ byName: new Map() }),
   evolve(state, event) {
     const byName = new Map(state.byName);
-    byName.set(event.data.fileName.toLowerCase(), event.data.calendarId);
+    if (event.type === 'CalendarImported') byName.set(event.data.fileName.toLowerCase(), event.data.calendarId);
+    else byName.delete(event.data.fileName.toLowerCase());
     return { byName };
   },
   decide(command, state) {
+    if (command.type === 'RemoveCalendar') {
+      const name = [...state.byName].find(([, id]) => id === command.calendarId)?.[0];
+      // Another member's calendar is in their own stream: here it is not found.
+      if (name === undefined) throw new NotFoundError('Calendar not found', 'calendar_not_found');
+      return [{ type: 'CalendarRemoved', data: { companyId: command.companyId, userId: command.userId, calendarId: command.calendarId, fileName: name } }];
+    }
     const { parsed } = command;
     if (parsed.entries.length === 0) {
       throw new ValidationError(
