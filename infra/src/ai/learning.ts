@@ -95,7 +95,10 @@ export class CompanyCategorizers {
     for (const f of await feedbackForMerchant(this.store, companyId, key)) entry = feedbackInEntry(entry, f.predictedCategoryName, f.actualCategoryName);
     const learned = new Set(t.model.linear?.classes ?? []);
     for (const c of Object.keys(entry.counts)) learned.add(c);
-    const names = [...new Set([...categoryNames, ...learned])];
+    // The company's categories are the answers: a learned name counts when master data still has
+    // it (in any case: 'FUEL' on old lines is the category 'Fuel'); without master data, every learned name.
+    const master = new Set(categoryNames.map((c) => c.toLowerCase()));
+    const names = master.size === 0 ? [...learned] : [...new Set([...categoryNames, ...[...learned].filter((c) => master.has(c.toLowerCase()))])];
     const p = predictCategory(line, { model: t.model, memory: { [key]: entry }, categories: names.map((n) => ({ id: n, name: n })) });
     return {
       categoryName: p.categoryId,
