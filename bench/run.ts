@@ -18,6 +18,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['ai-more.ts', 'calendars and advanced matching: iCalendar parsing, trip insights against lines × events, correlation precision / recall on planted trips, ranking in its date window against all transactions (issue 16)'],
   ['analytics.ts', '/analytics/dashboard, /matches/stats and the range export at 1,000,000 transactions, beside the transactions list (issue 14)'],
   ['exports.ts', 'reports: PDF of 10,000 transactions with 1,000 receipt images, xlsx of 100,000 transactions, beside pdfkit / exceljs alone (issue 15)'],
+  ['audit.ts', 'hash chain: check of 1,000,000 events (goal >= 200,000/s), cost of hashing on appends against the same store without it, upgrade, audit bundle (issue 17)'],
   ['history.ts', 'history of a record and the transactions list as of a moment at 100,000 transactions, cold and cached, beside the live list (issue 17)'],
   ['responsiveness.ts', 'health and transaction-list latency during a 200,000-row import and 10 OCR jobs, against a quiet baseline (issue 11)'],
 ];

@@ -17,7 +17,7 @@ import type { NewEvent } from '@paperlink/domain';
 import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { canonicalJson, GENESIS_HASH, upgradeChain, verifyChain } from '../../infra/src/eventstore/chain';
 import { upgradeRequestRecords } from '../../infra/src/eventstore/upgrade-request-records';
-import { verifyChainFile } from '../../infra/src/audit/tasks';
+import { verifyChainFile, verifyChainParallel } from '../../infra/src/audit/tasks';
 import { auditSigningKey, checkBundle, type BundleEvent } from '../../infra/src/audit/bundle';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 
@@ -84,7 +84,7 @@ describe('the hash chain of the SQLite event store', () => {
     const db = new Database(copy);
     change(db);
     db.close();
-    return verifyChainFile(copy);
+    return { copy, ...verifyChainFile(copy) };
   }
   const idAt = (position: number) => {
     const db = new Database(file, { readonly: true });
@@ -111,6 +111,17 @@ describe('the hash chain of the SQLite event store', () => {
     expect(report.ok).toBe(false);
     expect(report.broken).toMatchObject({ position: 7, reason: 'position_gap' });
     expect(report.checked).toBe(7);
+  });
+
+  it('checked in ranges on several threads, the chain gives the same first broken link', async () => {
+    expect(await verifyChainParallel(file, { threads: 3, parallelFrom: 1 })).toMatchObject({ ok: true, checked: 12, head: { position: 12 } });
+    for (const change of ["UPDATE events SET data = json_set(data, '$.i', 7) WHERE position = 9", 'DELETE FROM events WHERE position = 8', 'DELETE FROM events WHERE position = 4']) {
+      const single = tampered((db) => db.prepare(change).run());
+      const parallel = await verifyChainParallel(single.copy, { threads: 3, parallelFrom: 1 });
+      expect(parallel.ok).toBe(false);
+      expect(parallel.broken).toEqual(single.broken);
+      expect(parallel.checked).toBe(single.checked);
+    }
   });
 
   it('catches two events swapped (each row moved to the other position, hashes and all)', () => {

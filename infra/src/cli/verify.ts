@@ -6,10 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { checkBundleFile } from '../audit/bundle';
-import { verifyChainFile } from '../audit/tasks';
+import { verifyChainParallel } from '../audit/tasks';
 import { dataDir } from '../data-dir';
 
-function main(): number {
+async function main(): Promise<number> {
   const bundle = process.env.BUNDLE;
   if (bundle) {
     if (!existsSync(bundle)) {
@@ -37,7 +37,7 @@ function main(): number {
     console.error(`no event store in ${dir.root} (events.sqlite): nothing to verify`);
     return 2;
   }
-  const report = verifyChainFile(dir.eventsFile);
+  const report = await verifyChainParallel(dir.eventsFile);
   const eps = Math.round(report.checked / Math.max(report.ms / 1000, 0.001));
   console.log(`Checked ${report.checked} events in ${(report.ms / 1000).toFixed(2)} s (${eps} events/s)`);
   if (report.ok) {
@@ -52,9 +52,10 @@ function main(): number {
   return 1;
 }
 
-try {
-  process.exitCode = main();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 2;
-}
+main().then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 2;
+  },
+);

@@ -80,10 +80,12 @@ export class SqliteEventStore implements EventStore {
   private readonly signal = new AppendSignal();
   /** Stream names by key: names never change, so they are read once. */
   private readonly streamNames = new Map<number, string>();
-  /** Event data already turned into JSON for the append under way (see serializeInSlices). */
+  /**
+   * Event data already turned into JSON for the append under way (see serializeInSlices): in its
+   * canonical form (RFC 8785), which is both what is stored and what the event's hash covers, so
+   * the data is serialised once and the chain check hashes the stored text as it is.
+   */
   private readonly serialized = new WeakMap<NewEvent, string>();
-  /** The same data in canonical JSON (RFC 8785), for the event's hash. */
-  private readonly canonical = new WeakMap<NewEvent, string>();
   /** The chain's head while an append transaction runs (read at its start: another connection may have appended). */
   private chainHead = { position: 0, hash: GENESIS_HASH };
   private readonly stmts;
@@ -91,7 +93,12 @@ export class SqliteEventStore implements EventStore {
   private bulk?: BulkWriter;
   private bulkInFlight?: Promise<AppendResult[]>;
 
-  constructor(private readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean } = {}) {
+  /**
+   * `unhashedBaseline`: appends store no hash, for bench/audit.ts's baseline only (the cost of
+   * hashing, measured against the same store without it); `make verify` reports such rows as
+   * broken (missing_hash). The server never sets it.
+   */
+  constructor(private readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean; unhashedBaseline?: boolean } = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -145,20 +152,23 @@ export class SqliteEventStore implements EventStore {
     let commitPosition = 0;
     for (const e of events) {
       revision += 1;
-      const data = this.serialized.get(e) ?? JSON.stringify(e.data);
+      const data = this.serialized.get(e) ?? this.toJson(e.data);
       const first = e.metadata !== lastMeta;
       if (first) {
         lastMeta = e.metadata;
-        metaCanonical = canonicalJson(e.metadata);
+        metaCanonical = this.toJson(e.metadata);
       }
       position = this.chainHead.position + 1;
-      const canonicalData = this.canonical.get(e) ?? canonicalJson(JSON.parse(data));
-      const hash = chainHash(this.chainHead.hash, { id: e.id, stream: streamId, revision, position, type: e.type, data: canonicalData, metadata: metaCanonical });
-      const hashBytes = Buffer.from(hash, 'hex');
+      let hash = GENESIS_HASH;
+      let hashBytes: Buffer | null = null;
+      if (!this.options.unhashedBaseline) {
+        hash = chainHash(this.chainHead.hash, { id: e.id, stream: streamId, revision, position, type: e.type, data, metadata: metaCanonical });
+        hashBytes = Buffer.from(hash, 'hex');
+      }
       if (first) {
         // The first event of a run with the same metadata (a command's events share theirs) carries it.
         commitPosition = position;
-        this.stmts.insertFirst.run(position, e.id, key, revision, e.type, data, JSON.stringify(e.metadata), hashBytes);
+        this.stmts.insertFirst.run(position, e.id, key, revision, e.type, data, metaCanonical, hashBytes);
       } else {
         this.stmts.insertNext.run(position, e.id, key, revision, e.type, data, commitPosition, hashBytes);
       }
@@ -179,11 +189,9 @@ export class SqliteEventStore implements EventStore {
     let chars = 0;
     for (const a of appends) {
       for (const e of a.events) {
-        const json = JSON.stringify(e.data);
+        const json = this.toJson(e.data);
         chars += json.length;
         this.serialized.set(e, json);
-        // canonicalJson follows JSON.stringify for Dates and undefined fields: the same form a reader of the log gets.
-        this.canonical.set(e, canonicalJson(e.data));
         if (performance.now() - slice > SLICE_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           slice = performance.now();
@@ -191,6 +199,11 @@ export class SqliteEventStore implements EventStore {
       }
     }
     return chars;
+  }
+
+  /** Canonical JSON (RFC 8785; Dates and undefined fields as JSON.stringify treats them); the baseline store: JSON.stringify. */
+  private toJson(value: unknown): string {
+    return this.options.unhashedBaseline ? JSON.stringify(value) : canonicalJson(value);
   }
 
   private prepared(a: StreamAppend): PreparedAppend {

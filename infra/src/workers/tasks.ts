@@ -40,7 +40,7 @@ export const TASKS = {
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
   rankCandidates: ({ target, others, limit }: { target: RankTarget; others: Array<ReceiptInput | TransactionInput>; limit: number }): RankedCandidate[] => rankCandidates(target, others, limit),
   /** Audit (issue 17): the hash chain's walk and a company's signed bundle, on a read connection of their own. */
-  auditVerify: async ({ file }: { file: string }): Promise<ChainReport> => (await import('../audit/tasks')).verifyChainFile(file),
+  auditVerify: async ({ file }: { file: string }): Promise<ChainReport> => (await import('../audit/tasks')).verifyChainParallel(file),
   auditExport: async (input: ExportInput): Promise<BundleManifest> => (await import('../audit/bundle')).writeBundle(input),
   /** A PDF or Excel report, rows in and bytes out over its own port (infra/src/reports/run.ts). */
   report: async (input: RenderInput): Promise<null> => (await import('../reports/task')).renderReportTask(input),
