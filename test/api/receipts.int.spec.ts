@@ -164,7 +164,9 @@ describe('receipts API', () => {
     const l = labels[6]!;
     const up = await upload(ada, imageOf(l.id), 'c.jpg');
     const id = up.body.receipt.id as string;
-    await settled(ada, id);
+    const read = await settled(ada, id);
+    // Where each field was read, for the details view to outline (page fractions).
+    expect(read.field_boxes).toEqual({ merchant: [0.1, 0.05, 0.9, 0.1], date: [0.1, 0.2, 0.6, 0.24], totalCents: [0.5, 0.7, 0.9, 0.74] });
     expect((await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_date: '2024-02-30' })).status).toBe(400);
     expect((await api.http.put(`/api/receipts/${id}`).set(ada.headers()).send({ extracted_amount: 'abc' })).status).toBe(400);
     // the money rule of imports and transaction edits (two decimals, at most 999,999,999.99)
@@ -178,6 +180,8 @@ describe('receipts API', () => {
     expect(fix.status).toBe(200);
     expect(fix.body.receipt).toMatchObject({ extracted_merchant: 'Corner Cafe', extracted_amount: 12.5, extracted_date: l.date });
     expect(fix.body.receipt.corrected_fields.sort()).toEqual(['merchant', 'totalCents']);
+    // A corrected value was not read where its box was: only the date keeps its box.
+    expect(fix.body.receipt.field_boxes).toEqual({ date: [0.1, 0.2, 0.6, 0.24] });
     const again = await api.http.post(`/api/receipts/${id}/reprocess`).set(ada.headers());
     expect(again.status).toBe(200);
     const r = await settled(ada, id);

@@ -37,6 +37,8 @@ export function labelledReader(options: { delayMs?: number; failing?: () => bool
         text: `${l.merchant}\nDATE ${l.date}\nTOTAL ${l.total.toFixed(2)}`,
         fields: { date: l.date, totalCents: Math.round(l.total * 100), merchant: l.merchant, taxCents: null, description: null },
         confidence: { date: 0.9, totalCents: 0.9, merchant: 0.8 },
+        // Where a reader says it read them (page fractions): merchant on top, date, total lower.
+        boxes: { merchant: [0.1, 0.05, 0.9, 0.1], date: [0.1, 0.2, 0.6, 0.24], totalCents: [0.5, 0.7, 0.9, 0.74] },
         ocrConfidence: 88,
         ms: 1,
       };

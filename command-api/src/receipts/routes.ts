@@ -280,6 +280,8 @@ export function receiptRouter(deps: ReceiptDeps): Router {
           ...(c.merchant !== undefined ? { extracted_merchant: c.merchant } : {}),
           ...(c.description !== undefined ? { extracted_description: c.description } : {}),
           corrected_fields: [...new Set([...((view.corrected_fields as string[]) ?? []), ...Object.keys(c)])],
+          // Where a corrected field was read no longer shows it (as the read model does).
+          ...(view.field_boxes ? { field_boxes: Object.fromEntries(Object.entries(view.field_boxes as Record<string, unknown>).filter(([k]) => !(k in c))) } : {}),
         }, current);
         return { receipt: after, message: 'Receipt updated successfully' };
       }),

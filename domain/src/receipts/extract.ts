@@ -29,11 +29,19 @@ export function extractReceiptFields(text: string, words?: readonly OcrWord[], o
   const rules = extractRuleFields(text, words, decided);
   const learned = extractLearned(MODEL, layout, rules, decided);
   const picked = combineFields(learned, asLearned(rules));
+  const boxes: NonNullable<ReceiptFields['boxes']> = {};
+  if (layout.geometry) {
+    for (const field of ['total', 'date', 'merchant'] as const) {
+      const line = layout.lines[picked[field]?.line ?? -1];
+      if (line) boxes[field] = { x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 };
+    }
+  }
   return {
     ...rules,
     total: picked.total ? { cents: picked.total.value, confidence: picked.total.confidence } : null,
     date: picked.date ? { value: picked.date.value, confidence: picked.date.confidence } : null,
     merchant: picked.merchant ? { value: picked.merchant.value, confidence: picked.merchant.confidence } : null,
+    ...(Object.keys(boxes).length > 0 ? { boxes } : {}),
   };
 }
 

@@ -350,3 +350,31 @@ describe('merchantSimilarity', () => {
     expect(merchantSimilarity(a, b) >= 0.8).toBe(same);
   });
 });
+
+describe('extractReceiptFields: where each field was read', () => {
+  /** An invented receipt as OCR words with boxes: one word per 40 px row, label left, amount right. */
+  const rows: Array<[string, string?]> = [
+    ['BLUE HERON BAKERY'], ['12 HARBOUR ROAD'], ['Date: 21/09/2023'], ['Sourdough loaf', '6.50'],
+    ['Almond croissant', '3.80'], ['Subtotal', '10.30'], ['TOTAL', '10.30'], ['CASH', '20.00'], ['CHANGE', '9.70'],
+  ];
+  const words = rows.flatMap(([label, amount], i) => [
+    { text: label, confidence: 95, bbox: { x0: 20, y0: 40 * i + 10, x1: 20 + 12 * label.length, y1: 40 * i + 34 } },
+    ...(amount ? [{ text: amount, confidence: 95, bbox: { x0: 400, y0: 40 * i + 10, x1: 460, y1: 40 * i + 34 } }] : []),
+  ]);
+  const text = rows.map(([l, a]) => (a ? `${l} ${a}` : l)).join('\n');
+
+  it('gives the box of the line each of total, date and merchant came from', () => {
+    const fields = extractReceiptFields(text, words);
+    expect(fields.total?.cents).toBe(1030);
+    expect(fields.date?.value).toBe('2023-09-21');
+    // The total's line is the TOTAL row (the 7th), spanning label and amount.
+    expect(fields.boxes?.total).toEqual({ x0: 20, y0: 250, x1: 460, y1: 274 });
+    expect(fields.boxes?.date).toEqual({ x0: 20, y0: 90, x1: 20 + 12 * 'Date: 21/09/2023'.length, y1: 114 });
+    expect(fields.merchant?.value).toBe('BLUE HERON BAKERY');
+    expect(fields.boxes?.merchant).toEqual({ x0: 20, y0: 10, x1: 20 + 12 * 'BLUE HERON BAKERY'.length, y1: 34 });
+  });
+
+  it('gives no boxes for plain text (a PDF text layer has no geometry)', () => {
+    expect(extractReceiptFields(text).boxes).toBeUndefined();
+  });
+});

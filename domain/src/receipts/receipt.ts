@@ -54,6 +54,11 @@ export type ReceiptEvent =
         fields: ReceiptData;
         /** Per field, how sure the reader was (0..1). */
         confidence: Partial<Record<keyof ReceiptData, number>>;
+        /**
+         * Where on the (first) page image total, date and merchant were read: the line's box as
+         * fractions of the page, [x0, y0, x1, y1] in 0..1. Absent for text layers and old events.
+         */
+        boxes?: Partial<Record<'totalCents' | 'date' | 'merchant', [number, number, number, number]>>;
         ocrConfidence: number;
         ms: number;
       };

@@ -50,6 +50,11 @@ export interface ReceiptFields {
   tax: ExtractedMoney | null;
   /** A short summary of what was bought (the first item lines). */
   description: Extracted<string> | null;
+  /**
+   * Where total, date and merchant were read: the box of the line each value came from, in the
+   * OCR words' pixel coordinates. Only for fields read from words with boxes.
+   */
+  boxes?: Partial<Record<'total' | 'date' | 'merchant', OcrBox>>;
 }
 
 export interface ExtractOptions {

@@ -6,6 +6,7 @@
  */
 import { combineReadings, extractReceiptFields, needsAnotherReading, receiptFileError, sniffFile } from '@paperlink/domain';
 import type { ExtractOptions, OcrEngine, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
+import sharp from 'sharp';
 import { prepareImage } from './preprocess';
 import type { OcrVariant } from './preprocess';
 
@@ -45,6 +46,12 @@ export interface ReceiptReading {
   ocrConfidence: number;
   /** OCR readings taken (0 for a text layer). */
   passes: number;
+  /**
+   * Where total, date and merchant were read on a one-page image: the line's box as fractions
+   * of the page [x0, y0, x1, y1], for showing beside the fields. Only fields whose final value
+   * is the first reading's, with words that had boxes.
+   */
+  boxes?: Partial<Record<'total' | 'date' | 'merchant', [number, number, number, number]>>;
   ms: number;
 }
 
@@ -84,40 +91,70 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrEngine, options
       readings.push(await fieldsOf(options, more.text, more.words));
     }
   }
+  const fields = combineReadings(readings);
+  const boxes = images.length === 1 && first.size ? pageBoxes(readings[0]!, fields, first.size) : undefined;
   return {
     source: 'ocr',
     text: first.text,
-    fields: combineReadings(readings),
+    fields,
     ocrConfidence: Math.round(first.confidence * 10) / 10,
     passes: readings.length,
+    ...(boxes ? { boxes } : {}),
   };
 }
 
-/** One reading of every page, the pages' text joined in order. */
-async function readVariant(images: readonly Uint8Array[], ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { words: OcrWord[] }> {
-  const results: OcrResult[] = [];
+/** The first reading's line boxes, as page fractions, of the fields it decided. */
+function pageBoxes(first: ReceiptFields, final: ReceiptFields, size: { width: number; height: number }): ReceiptReading['boxes'] {
+  const same = {
+    total: first.total !== null && final.total !== null && first.total.cents === final.total.cents,
+    date: first.date !== null && final.date !== null && first.date.value === final.date.value,
+    merchant: first.merchant !== null && final.merchant !== null && first.merchant.value === final.merchant.value,
+  };
+  const out: NonNullable<ReceiptReading['boxes']> = {};
+  const clamp = (v: number): number => Math.round(Math.min(1, Math.max(0, v)) * 10_000) / 10_000;
+  for (const field of ['total', 'date', 'merchant'] as const) {
+    const b = first.boxes?.[field];
+    if (b && same[field]) out[field] = [clamp(b.x0 / size.width), clamp(b.y0 / size.height), clamp(b.x1 / size.width), clamp(b.y1 / size.height)];
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** One reading of every page, the pages' text joined in order; `size` of the first page image read. */
+async function readVariant(images: readonly Uint8Array[], ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { words: OcrWord[]; size?: { width: number; height: number } }> {
+  const results: Array<OcrResult & { size?: { width: number; height: number } }> = [];
   for (const image of images) results.push(await recognizeImage(image, ocr, variant));
   const words = results.flatMap((r) => r.words ?? []);
   const confidence = results.length ? results.reduce((sum, r) => sum + r.confidence, 0) / results.length : 0;
-  return { text: results.map((r) => r.text).join('\n'), confidence, words };
+  const size = results[0]?.size;
+  return { text: results.map((r) => r.text).join('\n'), confidence, words, ...(size ? { size } : {}) };
+}
+
+/** Pixel size of the image OCR read (header only), so boxes can be given as page fractions. */
+async function sizeOf(image: Uint8Array): Promise<{ width: number; height: number } | undefined> {
+  const meta = await sharp(image).metadata().catch(() => undefined);
+  return meta?.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
 }
 
 /**
  * Tesseract refuses a JPEG with damaged scan data outright; sharp decodes what it can, so the
  * plain reading is retried through sharp before the file is called corrupt.
  */
-async function recognizeImage(image: Uint8Array, ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult> {
+async function recognizeImage(image: Uint8Array, ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { size?: { width: number; height: number } }> {
   const prepared = await prepareImage(image, variant).catch(() => {
     throw receiptFileError('corrupt', 'The image could not be decoded.');
   });
   try {
-    return await ocr.recognize(prepared);
+    const result = await ocr.recognize(prepared);
+    const size = await sizeOf(prepared);
+    return size ? { ...result, size } : result;
   } catch (error) {
     if (variant !== 'plain') throw asError(error);
     const decoded = await prepareImage(image, variant, true).catch(() => {
       throw receiptFileError('corrupt', 'The image could not be decoded.');
     });
-    return ocr.recognize(decoded).catch((again: unknown) => { throw asError(again); });
+    const result = await ocr.recognize(decoded).catch((again: unknown) => { throw asError(again); });
+    const size = await sizeOf(decoded);
+    return size ? { ...result, size } : result;
   }
 }
 

@@ -79,7 +79,7 @@ export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader:
       await bus.run(ctxFor(job, 'read'), () =>
         planReceipt(bus, receiptId, job.companyId, () => ({
           type: 'RecordRead',
-          result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
+          result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ...(r.boxes ? { boxes: r.boxes } : {}), ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
         }), () => ({})),
       );
     },

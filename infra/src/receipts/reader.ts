@@ -5,7 +5,7 @@ import type { ReadReceiptOptions } from '../ocr/read-receipt';
 import type { ReceiptReader, ReceiptReading } from './ocr-job';
 
 /** The extracted fields as the receipt events keep them: values, and a confidence per field. */
-export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; fields: ReceiptFields; ocrConfidence: number; ms: number }): ReceiptReading {
+export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; fields: ReceiptFields; ocrConfidence: number; ms: number; boxes?: Partial<Record<'total' | 'date' | 'merchant', [number, number, number, number]>> }): ReceiptReading {
   const f = r.fields;
   const confidence: ReceiptReading['confidence'] = {};
   if (f.date) confidence.date = f.date.confidence;
@@ -24,6 +24,7 @@ export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; 
       description: f.description?.value ?? null,
     },
     confidence,
+    ...(r.boxes ? { boxes: { ...(r.boxes.total ? { totalCents: r.boxes.total } : {}), ...(r.boxes.date ? { date: r.boxes.date } : {}), ...(r.boxes.merchant ? { merchant: r.boxes.merchant } : {}) } } : {}),
     ocrConfidence: r.ocrConfidence,
     ms: r.ms,
   };

@@ -21,6 +21,8 @@ export interface ReceiptDoc extends Doc {
   ocr_source: 'pdf-text' | 'ocr' | null;
   ocr_confidence: number | null;
   field_confidence: Record<string, number>;
+  /** Where total, date and merchant were read on the page (fractions x0, y0, x1, y1); absent on docs built before. */
+  field_boxes?: Record<string, [number, number, number, number]>;
   extracted_date: string | null;
   extractedCents: number | null;
   /** Size of the total, for amount filters. */
@@ -100,7 +102,7 @@ export const receiptsProjection: Projection = {
         return change(e.data.receiptId, (d) => {
           // Corrections made by people stay: a re-run fills in only what nobody corrected.
           const fields = Object.fromEntries(Object.entries(e.data.fields).filter(([k]) => !d.corrected.includes(k)));
-          return withFields({ ...d, processing_status: 'completed', failure_reason: null, ocr_source: e.data.source, ocr_confidence: e.data.ocrConfidence, field_confidence: e.data.confidence }, fields);
+          return withFields({ ...d, processing_status: 'completed', failure_reason: null, ocr_source: e.data.source, ocr_confidence: e.data.ocrConfidence, field_confidence: e.data.confidence, field_boxes: e.data.boxes ?? {} }, fields);
         });
       case 'ReceiptReadFailed':
         return change(e.data.receiptId, (d) => ({ ...d, processing_status: 'failed', failure_reason: e.data.reason }));
@@ -197,6 +199,7 @@ export interface ReceiptView {
   ocr_source: ReceiptDoc['ocr_source'];
   ocr_confidence: number | null;
   field_confidence: Record<string, number>;
+  field_boxes: Record<string, [number, number, number, number]>;
   corrected_fields: string[];
   user_id: string;
   created_by_first_name: string | null;
@@ -234,6 +237,8 @@ export async function toReceiptViews(store: ReadStore, docs: ReceiptDoc[], scope
       ocr_source: d.ocr_source,
       ocr_confidence: d.ocr_confidence,
       field_confidence: d.field_confidence,
+      // A corrected value was not read where its box is: only boxes of uncorrected fields.
+      field_boxes: Object.fromEntries(Object.entries(d.field_boxes ?? {}).filter(([k]) => !d.corrected.includes(k))),
       corrected_fields: d.corrected,
       user_id: d.userId,
       created_by_first_name: u?.firstName ?? null,
