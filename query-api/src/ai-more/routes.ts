@@ -23,7 +23,7 @@ import {
 } from '@paperlink/domain';
 import { requireCompany, validIdParams } from '@paperlink/command-api';
 import {
-  calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, RECEIPTS, splitViews, TRANSACTIONS,
+  CALENDAR_EVENTS, calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, RECEIPTS, splitViews, TRANSACTIONS,
   type CalendarEventDoc, type MatchDoc, type ReceiptDoc, type TransactionDoc,
 } from '@paperlink/projections';
 
@@ -119,7 +119,10 @@ export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
     const ctx = ctxOf(res);
     await aiOn(ctx);
     const scope = scopeOf(ctx);
-    const [events, calendars] = await Promise.all([calendarEventsOf(store, ctx.companyId!, scope), calendarsOf(store, ctx.companyId!, scope)]);
+    const [events, calendars] = await Promise.all([
+      readAll(store.collection<CalendarEventDoc>(CALENDAR_EVENTS), { companyId: ctx.companyId!, ...(scope.userId ? { userId: scope.userId } : {}) }),
+      calendarsOf(store, ctx.companyId!, scope),
+    ]);
     let lines: SpendLine[] = [];
     if (events.length > 0) {
       // Only card lines inside the calendars' span (one day either side) are read.
