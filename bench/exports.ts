@@ -95,12 +95,13 @@ function transactionDocs(n: number, matched: number) {
   return out;
 }
 
-/** The image files of the PDF run: 40 real receipt scans, every 10th one a large photo (downscaled by the report). */
+/** The image files of the PDF run: 40 real receipt scans (embedded as they are), every 10th file a 12 MP phone photo (downscaled by the report). */
 function prepareImages(dir: string, count: number): Promise<string[]> {
   return (async () => {
     const sharp = (await import('sharp')).default;
     const scans = readdirSync(RECEIPTS_DEV).filter((f) => f.endsWith('.jpg')).sort().map((f) => readFileSync(join(RECEIPTS_DEV, f)));
-    const large = await Promise.all(scans.slice(0, 10).map((b) => sharp(b).resize({ width: 2400, height: 3200, fit: 'fill' }).jpeg({ quality: 85 }).toBuffer()));
+    // Phone photos: 12 MP, a few MB each.
+    const large = await Promise.all(scans.slice(0, 10).map((b) => sharp(b).resize({ width: 3024, height: 4032, fit: 'fill' }).jpeg({ quality: 92 }).toBuffer()));
     const { LocalBlobStore } = await import('../infra/src/blobs/local');
     const blobs = new LocalBlobStore(dir);
     const keys: string[] = [];

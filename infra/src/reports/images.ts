@@ -1,7 +1,7 @@
 /**
  * Receipt files as images a PDF report embeds: downscaled JPEGs, a PDF receipt page by page
  * (rendered with pdfjs-dist through @napi-rs/canvas, infra/src/ocr/pdf.ts), at most the chosen
- * number of pages. A JPEG already small enough goes in as it is (no second lossy pass).
+ * number of pages. A JPEG already small in bytes goes in as it is (no second lossy pass).
  */
 import sharp from 'sharp';
 import type { PagesPerReceipt, ReportAttachment } from '@paperlink/domain';
@@ -10,8 +10,13 @@ import { renderPdfPages } from '../ocr/pdf';
 /** Longest sides of an embedded page image, in pixels (about 190 dpi over the 300 x 380 pt box it is drawn in). */
 const MAX_W = 800;
 const MAX_H = 1100;
-/** A JPEG at most this large (bytes) and within the sides is embedded unchanged. */
-const KEEP_BYTES = 400_000;
+/**
+ * A JPEG at most this large in bytes and pixels is embedded unchanged (a scan of 130 KB at
+ * 1700 x 3500 costs the PDF no more than its bytes; re-encoding it would cost ~40 ms of CPU and
+ * a second lossy pass). Larger files (phone photos of several MB) are downscaled.
+ */
+const KEEP_BYTES = 300_000;
+const KEEP_PIXELS = 12_000_000;
 /** 'all' pages of a PDF receipt still stops here (a 500-page upload is not a receipt). */
 export const ALL_PAGES_CAP = 30;
 
@@ -43,7 +48,8 @@ export async function prepareImage(a: ReportAttachment, maxPages: PagesPerReceip
     }
     if (a.kind === 'jpeg' && bytes.length <= KEEP_BYTES) {
       const size = jpegSize(bytes);
-      if (size && size.width <= MAX_W * 1.5 && size.height <= MAX_H * 1.5 && size.components === 3) return { filename: a.filename, pages: [bytes] };
+      // Grey or RGB (CMYK JPEGs print inverted in some viewers: they are re-encoded as RGB).
+      if (size && size.width * size.height <= KEEP_PIXELS && (size.components === 1 || size.components === 3)) return { filename: a.filename, pages: [bytes] };
     }
     return { filename: a.filename, pages: [await downscale(bytes)] };
   } catch {
