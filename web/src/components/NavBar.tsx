@@ -96,7 +96,7 @@ export function NavBar() {
                 <strong>{user.firstName} {user.lastName}</strong>
                 <span className="muted">{user.email}</span>
                 {current && <span>{current.name} · {current.role}</span>}
-                <span className="muted">{isAdmin ? 'Viewing all company data' : 'Viewing your personal data'}</span>
+                <span className="muted">{isAdmin ? 'Viewing all company data' : current?.role === 'auditor' ? 'Viewing all company data, read-only' : 'Viewing your personal data'}</span>
               </div>
               <NavLink role="menuitem" className="menu-item" to="/profile" onClick={() => setUserOpen(false)}>Profile</NavLink>
               {isAdmin && (

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { api } from './api-client';
 
-export const RoleSchema = z.enum(['user', 'manager', 'admin']);
+/** `auditor`: reads the whole company, changes nothing (the server refuses every write). */
+export const RoleSchema = z.enum(['user', 'manager', 'admin', 'auditor']);
 export type Role = z.infer<typeof RoleSchema>;
 
 export const CompanyRefSchema = z.object({ id: z.string(), name: z.string(), role: RoleSchema });

@@ -3,7 +3,7 @@ export interface TokenPayload {
   email: string;
   firstName: string;
   lastName: string;
-  role: 'user' | 'manager' | 'admin' | null;
+  role: 'user' | 'manager' | 'admin' | 'auditor' | null;
   companyId?: string | null;
   exp: number;
 }

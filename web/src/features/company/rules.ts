@@ -3,7 +3,7 @@ import type { Role } from '../../lib/auth-api';
 /** Spec section 6: who sees and does what on /company-settings. */
 export const companyRules = (role: Role | null) => ({
   canEditCompany: role === 'admin',
-  canSeeTeam: role === 'admin' || role === 'manager',
+  canSeeTeam: role === 'admin' || role === 'manager' || role === 'auditor',
   canInvite: role === 'admin',
   canManageMembers: role === 'admin',
 });

@@ -139,7 +139,7 @@ export function CompanySettingsPage() {
                     <td>
                       {rules.canManageMembers && m.id !== user?.id ? (
                         <select aria-label={`Role of ${m.firstName} ${m.lastName}`} value={m.role} onChange={(e) => changeRole(m, e.target.value as Role)}>
-                          <option value="user">user</option><option value="manager">manager</option><option value="admin">admin</option>
+                          <option value="user">user</option><option value="manager">manager</option><option value="admin">admin</option><option value="auditor">auditor (read-only)</option>
                         </select>
                       ) : m.role}
                     </td>
@@ -160,7 +160,7 @@ export function CompanySettingsPage() {
           <div className="field">
             <label htmlFor="invite-role">Role</label>
             <select id="invite-role" value={invite.role} onChange={(e) => setInvite((i) => ({ ...i, role: e.target.value as Role }))}>
-              <option value="user">user</option><option value="manager">manager</option><option value="admin">admin</option>
+              <option value="user">user</option><option value="manager">manager</option><option value="admin">admin</option><option value="auditor">auditor (read-only)</option>
             </select>
           </div>
           <button type="submit" className="btn primary" disabled={busy}>Send Invitation</button>
