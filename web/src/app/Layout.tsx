@@ -3,14 +3,19 @@ import { Suspense } from 'react';
 import { NavBar } from '../components/NavBar';
 import { Spinner } from '../components/Spinner';
 import { useSession } from '../lib/session';
+import { useAsOf } from '../lib/as-of';
+import { AsOfBar } from '../features/history/components/AsOfBar';
 
 /** The shell: navigation and the page. A company switch remounts the page, so it loads that company's data. */
 export function Layout() {
   const companyId = useSession((s) => s.currentCompanyId);
+  // Showing the lists as of another moment remounts the page too (issue 17: the as-of picker).
+  const asOf = useAsOf((s) => s.asOf);
   return (
     <>
       <NavBar />
-      <main className="content" key={companyId ?? 'none'}>
+      <main className="content" key={`${companyId ?? 'none'}|${asOf ?? 'now'}`}>
+        <AsOfBar />
         <Suspense fallback={<Spinner label="Loading..." />}>
           <Outlet />
         </Suspense>

@@ -1,6 +1,7 @@
 import type { AxiosError} from 'axios';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { tokenStorage } from './storage';
+import { asOfFor } from './as-of';
 
 export const API_BASE = import.meta.env.VITE_API_BASE || '/api';
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -65,6 +66,9 @@ export function createApiClient(options: ClientOptions = {}): AxiosInstance {
     if (company) config.headers.set('X-Company-ID', company);
     config._requestId ??= newRequestId();
     config.headers.set('X-Request-Id', config._requestId);
+    // The lists shown as of a moment (features/history's date picker): the reads that take it get `asOf`.
+    const asOf = asOfFor(config.method, config.url);
+    if (asOf) config.params = { ...(config.params as Record<string, unknown> | undefined), asOf };
     return config;
   });
 
