@@ -18,6 +18,8 @@ export const ReceiptSchema = z.object({
   match_count: z.number(),
   duplicate_of: z.string().nullable().optional(),
   field_confidence: z.record(z.string(), z.number()).optional(),
+  /** Where date, total and merchant were read on the page: fractions [x0, y0, x1, y1]. */
+  field_boxes: z.record(z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()])).optional(),
   corrected_fields: z.array(z.string()).optional(),
   user_id: z.string().optional(),
   created_by_first_name: z.string().nullable(),

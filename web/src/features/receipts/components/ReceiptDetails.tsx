@@ -4,14 +4,22 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatUsd } from '../../../lib/format';
 import { Spinner } from '../../../components/Spinner';
 import { formatFileSize, receiptsApi, type Candidate, type Receipt } from '../api/receipts';
+import { OutlinedPreview, readFields, type FieldKey } from './ReadFields';
+import '../receipts.css';
 
-/** The details modal: the file, the fields read (editable), re-reading, and matching by hand. */
+const INPUT_PROPS: Record<FieldKey, { type?: string; step?: string }> = { date: { type: 'date' }, amount: { type: 'number', step: '0.01' }, merchant: {}, description: {} };
+
+/**
+ * The details modal: the file with the boxes where the fields were read, the fields editable in
+ * place (doubtful ones first and flagged), re-reading, and matching by hand.
+ */
 export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: () => void }) {
   const [receipt, setReceipt] = useState<Receipt | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [form, setForm] = useState({ date: '', amount: '', merchant: '', description: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const [candidates, setCandidates] = useState<Candidate[] | null>(null);
+  const [active, setActive] = useState<FieldKey | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -94,6 +102,8 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
     }
   };
 
+  const fields = receipt ? readFields(receipt) : [];
+
   return (
     <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div className="modal card" role="dialog" aria-modal="true" aria-labelledby="receipt-title" tabIndex={-1} ref={dialog}>
@@ -101,7 +111,7 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
           <>
             <h2 id="receipt-title">{receipt.original_filename}</h2>
             <div className="modal-body">
-              <div className="preview">{preview ? <img src={preview} alt={`Receipt ${receipt.original_filename}`} /> : <Spinner label="Loading preview..." />}</div>
+              <div className="preview">{preview ? <OutlinedPreview src={preview} alt={`Receipt ${receipt.original_filename}`} fields={fields} active={active} /> : <Spinner label="Loading preview..." />}</div>
               <div>
                 <dl className="details">
                   <dt>Status</dt><dd>{receipt.processing_status}{receipt.failure_reason ? `: ${receipt.failure_reason}` : ''}</dd>
@@ -110,10 +120,17 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
                   <dt>Amount</dt><dd>{formatUsd(receipt.extracted_amount)}</dd>
                 </dl>
                 <form onSubmit={save} aria-label="Correct the fields read" noValidate>
-                  <label className="field"><span className="label">Date</span><input type="date" value={form.date} onChange={(e) => setForm({ ...form, date: e.target.value })} /></label>
-                  <label className="field"><span className="label">Total</span><input type="number" step="0.01" value={form.amount} onChange={(e) => setForm({ ...form, amount: e.target.value })} /></label>
-                  <label className="field"><span className="label">Merchant</span><input value={form.merchant} onChange={(e) => setForm({ ...form, merchant: e.target.value })} /></label>
-                  <label className="field"><span className="label">Description</span><input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} /></label>
+                  {fields.some((f) => f.doubtful) && <p className="muted doubtful-note">Fields marked “Check” were read without certainty: please compare them with the receipt.</p>}
+                  {fields.map((f) => (
+                    <label key={f.key} className={`field read-field${f.doubtful ? ' doubtful' : ''}`} data-testid={`field-${f.key}`} onMouseEnter={() => setActive(f.key)} onMouseLeave={() => setActive(null)}>
+                      <span className="label">
+                        {f.label}
+                        {f.doubtful && <span className="badge warning" title={f.confidence === null ? 'Not read' : `Read with ${Math.round(f.confidence * 100)} % confidence`}>Check</span>}
+                        {f.corrected && <span className="badge success">Corrected</span>}
+                      </span>
+                      <input {...INPUT_PROPS[f.key]} value={form[f.key]} aria-invalid={f.doubtful || undefined} onFocus={() => setActive(f.key)} onBlur={() => setActive(null)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })} />
+                    </label>
+                  ))}
                   {formError && <div className="field-error" role="alert">{formError}</div>}
                   <button type="submit" className="btn primary">Save corrections</button>
                 </form>
