@@ -10,6 +10,8 @@ import {
   duplicatePairKey, predictCategory, trainCategorizer, type CategoryRef, type LabelledLine,
 } from './index';
 import { MIN_TEMPERATURE } from './categorize/categorizer';
+import { duplicateGroupDecider, type AiLearningEvent } from './learning/events';
+import { ConflictError, NotFoundError } from '../core/errors';
 
 describe('merchant keys', () => {
   it.each([
@@ -162,5 +164,31 @@ describe('recurring series', () => {
     // A shop visited at random dates with similar amounts is no subscription.
     const random = ['2024-01-02', '2024-01-09', '2024-01-12', '2024-01-16', '2024-01-19', '2024-01-23', '2024-01-27'].map((date, i) => ({ id: `f${i}`, date, amountCents: -5000 - (i % 3) * 100, description: 'GAS N GO' }));
     expect(detectRecurringPatterns(random)).toEqual([]);
+  });
+});
+
+describe('duplicate group decider', () => {
+  const detect = { type: 'DetectDuplicateGroup' as const, companyId: 'co', groupId: 'g1', kind: 'transaction' as const, memberIds: ['a', 'b'], ownerIds: ['u1'], confidence: 0.95, reasons: ['same amount'] };
+  const resolve = (status: 'confirmed' | 'dismissed', companyId = 'co') => ({ type: 'ResolveDuplicateGroup' as const, companyId, groupId: 'g1', userId: 'u1', status, pairKeys: [duplicatePairKey('a', 'b')] });
+  const given = (...events: AiLearningEvent[]) => events.reduce(duplicateGroupDecider.evolve, duplicateGroupDecider.initialState());
+
+  it('is detected once: detecting it again appends nothing', () => {
+    const [detected] = duplicateGroupDecider.decide(detect, given());
+    expect(detected).toMatchObject({ type: 'DuplicateGroupDetected', data: { groupId: 'g1', memberIds: ['a', 'b'] } });
+    expect(duplicateGroupDecider.decide(detect, given(detected!))).toEqual([]);
+  });
+
+  it('a pending group is confirmed or dismissed once; the other way after that is a conflict', () => {
+    const [detected] = duplicateGroupDecider.decide(detect, given());
+    const [dismissed] = duplicateGroupDecider.decide(resolve('dismissed'), given(detected!));
+    expect(dismissed).toEqual({ type: 'DuplicateGroupDismissed', data: { companyId: 'co', groupId: 'g1', userId: 'u1', pairKeys: ['a|b'] } });
+    expect(duplicateGroupDecider.decide(resolve('dismissed'), given(detected!, dismissed!))).toEqual([]);
+    expect(() => duplicateGroupDecider.decide(resolve('confirmed'), given(detected!, dismissed!))).toThrow(ConflictError);
+  });
+
+  it("another company's group, or none, is not found", () => {
+    const [detected] = duplicateGroupDecider.decide(detect, given());
+    expect(() => duplicateGroupDecider.decide(resolve('confirmed', 'other'), given(detected!))).toThrow(NotFoundError);
+    expect(() => duplicateGroupDecider.decide(resolve('confirmed'), given())).toThrow(NotFoundError);
   });
 });
