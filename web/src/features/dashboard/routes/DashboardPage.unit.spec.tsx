@@ -162,7 +162,7 @@ describe('/dashboard', () => {
     expect(screen.queryByRole('region', { name: 'Data Quality' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Company Settings' })).toBeNull();
     expect(screen.queryByText('Error loading dashboard data')).toBeNull();
-    expect(screen.getByText('Spending over time')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Spending over time' })).toBeTruthy();
   });
 
   it('runs auto-match at threshold 70, toasts the count and loads the lists again', async () => {
