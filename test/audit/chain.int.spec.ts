@@ -136,6 +136,14 @@ describe('the hash chain of the SQLite event store', () => {
     expect(report.broken).toMatchObject({ position: 9, eventId: idAt(10), reason: 'hash_mismatch' });
   });
 
+  it('a hash removed from a row is a broken link, not something the next start fills in', async () => {
+    const report = tampered((db) => db.prepare('UPDATE events SET hash = NULL WHERE position = 6').run());
+    expect(report.broken).toMatchObject({ position: 6, eventId: idAt(6), reason: 'missing_hash', found: null });
+    const reopened = new SqliteEventStore(report.copy);
+    await reopened.close();
+    expect(verifyChainFile(report.copy).broken).toMatchObject({ position: 6, reason: 'missing_hash' });
+  });
+
   it('catches a stored hash rewritten to match edited data, at the next event', () => {
     const report = tampered((db) => {
       db.prepare("UPDATE events SET data = json_set(data, '$.i', 99) WHERE position = 11").run();

@@ -197,28 +197,27 @@ export function verifyChain(db: Database.Database, range: { after: number; until
 }
 
 /**
- * Upgrade of a file written before events carried hashes: adds the `hash` column when missing and
- * computes the chain for the rows without one, in position order, continuing from the last row
- * that has one. Idempotent (a second run finds nothing to do). Returns how many rows it hashed.
+ * Upgrade of a file written before events carried hashes: adds the `hash` column and computes
+ * the chain for every row, in position order, in one write transaction (the column and the
+ * hashes appear together, or neither). Runs only while the column is missing: once it exists,
+ * a row without a hash is a broken link (`missing_hash`), never filled in. Idempotent; a second
+ * connection upgrading at the same time waits for the first and finds nothing to do. Returns
+ * how many rows it hashed.
  */
 export function upgradeChain(db: Database.Database): number {
-  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
-  if (columns.length === 0) return 0;
-  if (!columns.some((c) => c.name === 'hash')) db.exec('ALTER TABLE events ADD COLUMN hash BLOB');
-  const firstMissing = db.prepare<[], { position: number | null }>('SELECT MIN(position) AS position FROM events WHERE hash IS NULL').get()?.position;
-  if (firstMissing == null) return 0;
+  const hasColumn = () => db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
+  const before = hasColumn();
+  if (before.length === 0 || before.some((c) => c.name === 'hash')) return 0;
   let hashed = 0;
   db.transaction(() => {
-    // Inside the write transaction, so a second connection upgrading at the same time waits and then finds nothing.
-    const start = db.prepare<[], { position: number | null }>('SELECT MIN(position) AS position FROM events WHERE hash IS NULL').get()?.position;
-    if (start == null) return;
-    const before = db.prepare<[number], { position: number; hash: Buffer | null }>('SELECT position, hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').get(start);
+    if (hasColumn().some((c) => c.name === 'hash')) return;
+    db.exec('ALTER TABLE events ADD COLUMN hash BLOB');
     const set = db.prepare<[Buffer, number]>('UPDATE events SET hash = ? WHERE position = ?');
     const updates: Array<[Buffer, number]> = [];
     walkChain(db, (row) => {
-      if (row.found === null) updates.push([Buffer.from(row.expected, 'hex'), row.position]);
+      updates.push([Buffer.from(row.expected, 'hex'), row.position]);
       return true;
-    }, { after: before?.position ?? 0, prevHash: before?.hash ? before.hash.toString('hex') : GENESIS_HASH });
+    });
     for (const u of updates) set.run(...u);
     hashed = updates.length;
   }).immediate();
