@@ -32,14 +32,12 @@ export function useDashboardData() {
   }, [failed, failedAt]);
   return {
     isAdmin,
-    lists: lists.data,
-    listsLoading: lists.isPending,
+    // Lists that cannot load read as empty (with the toast), not as loading forever.
+    lists: lists.data ?? (lists.isError ? { pending: [], transactions: [], receipts: [] } : undefined),
     stats: stats.data,
-    statsLoading: stats.isPending,
     // A failed refresh empties the analytics sections rather than showing stale figures.
     analytics: analytics.isError ? undefined : analytics.data?.data,
     analyticsMs: analytics.isError ? undefined : analytics.data?.ms,
-    analyticsLoading: analytics.isPending,
     updatedAt: Math.max(lists.dataUpdatedAt, stats.dataUpdatedAt, analytics.dataUpdatedAt),
     fetching: lists.isFetching || stats.isFetching || analytics.isFetching,
   };

@@ -183,5 +183,7 @@ describe('/dashboard', () => {
     serve({ '/matches/pending': () => Promise.reject(new Error('down')) });
     show();
     expect(await screen.findAllByText('Error loading dashboard data')).toHaveLength(1);
+    expect(screen.getByText('No matches waiting for review.')).toBeTruthy();
+    expect(screen.queryByText('Loading...')).toBeNull();
   });
 });
