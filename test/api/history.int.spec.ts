@@ -131,6 +131,7 @@ describe('GET /api/history/{kind}/{id}', () => {
     expect(imported.source).toMatchObject({ kind: 'statement', fileName: 'chase.csv', row: edited.source.row });
     expect(imported.who).toEqual({ userId: ada.userId, name: 'Ada Admin', role: 'admin' });
     expect(imported.changes).toContainEqual({ field: 'description', before: null, after: ORIGINAL.get(edited.id) });
+    expect(imported.changes).toContainEqual({ field: 'owner', before: null, after: `Ada Admin (${ada.userId})` });
     expect(imported.requestId).toEqual(expect.any(String));
     expect(suggested.source).toMatchObject({ kind: 'match-run', origin: 'auto', matchId: match.id, confidence: match.match_confidence });
     expect((suggested.source!.evidence as { reasons: string[] }).reasons.length).toBeGreaterThan(0);

@@ -33,7 +33,7 @@ browserSuite(NAME, () => {
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${server.url}/api${path}`, { method, headers: { ...headers, ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: body instanceof FormData ? body : JSON.stringify(body) } : {}) });
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
+    return (await res.json()) as { transactions: Array<{ id: string; description: string; amount: number }> };
   };
 
   beforeAll(async () => {
@@ -44,17 +44,17 @@ browserSuite(NAME, () => {
     page.on('pageerror', (e) => console.error('page error:', e.message));
     await registerInBrowser(page, server.url, { firstName: 'Ada', lastName: 'Admin', email: ada.email, company: 'History Works', password: ada.password });
     // The statement import and the correction go through the API; the screens show them.
-    const login = await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ada) })).json();
-    headers = { authorization: `Bearer ${login.accessToken}`, 'x-company-id': login.user?.companies?.[0]?.id ?? login.companies?.[0]?.id ?? login.company?.id };
+    const login = (await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ada) })).json()) as { accessToken: string; companies: Array<{ id: string }> };
+    headers = { authorization: `Bearer ${login.accessToken}`, 'x-company-id': login.companies[0]!.id };
     const form = new FormData();
     form.append('csvFile', new Blob([readFileSync(join(BANK_CSV, 'chase.csv'))], { type: 'text/csv' }), 'chase.csv');
     await call('POST', '/transactions/import', form);
     const list = await call('GET', '/transactions?limit=5&sortBy=transaction_date&sortOrder=desc');
-    edited = list.transactions[0];
+    edited = list.transactions[0]!;
     await new Promise((r) => setTimeout(r, 1500));
     between = new Date();
     await new Promise((r) => setTimeout(r, 1500));
-    await call('PUT', `/transactions/${edited.id}`, { description: 'Corrected in the browser test', category: 'Travel', job_number: 'J-1', cost_code: 'C-1', amount: list.transactions[0].amount });
+    await call('PUT', `/transactions/${edited.id}`, { description: 'Corrected in the browser test', category: 'Travel', job_number: 'J-1', cost_code: 'C-1', amount: list.transactions[0]!.amount });
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -421,6 +421,12 @@ async function recordEvents(deps: HistoryDeps, ctx: RequestContext, kind: Histor
   }
 }
 
+/** An owner (a user id) as the person's name then, with the id beside it. */
+async function readableOwners(changes: HistoryChange[], people: People, position: number): Promise<HistoryChange[]> {
+  const named = async (v: unknown) => (typeof v === 'string' ? `${(await people.at(v, position)).name ?? 'Unknown'} (${v})` : v);
+  return Promise.all(changes.map(async (c) => (c.field === 'owner' ? { field: c.field, before: await named(c.before), after: await named(c.after) } : c)));
+}
+
 export async function recordHistory(deps: HistoryDeps, ctx: RequestContext, kind: HistoryKind, id: string): Promise<History> {
   const { events, projections, fields } = await recordEvents(deps, ctx, kind, id);
   const { steps, current } = await replay(events, projections, fields);
@@ -438,7 +444,7 @@ export async function recordHistory(deps: HistoryDeps, ctx: RequestContext, kind
       who: actor && !system ? await people.at(actor, event.position) : null,
       system,
       summary: summarise(kind, event, changes),
-      changes,
+      changes: await readableOwners(changes, people, event.position),
       source: sourceOf(event),
       requestId: event.metadata.requestId ?? null,
       correlationId: event.metadata.correlationId ?? null,

@@ -16,8 +16,8 @@ const CompanySettingsPage = lazy(() => import('../features/company/routes/Compan
 const TransactionsPage = lazy(() => import('./TransactionsRoute'));
 const ImportPage = lazy(() => import('../features/import/routes/ImportPage'));
 const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDataPage'));
-const ReceiptsPage = lazy(() => import('../features/receipts/routes/ReceiptsPage'));
-const MatchesPage = lazy(() => import('../features/matches/routes/MatchesPage'));
+const ReceiptsPage = lazy(() => import('./HistoryRoutes').then((m) => ({ default: m.ReceiptsRoute })));
+const MatchesPage = lazy(() => import('./HistoryRoutes').then((m) => ({ default: m.MatchesRoute })));
 const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
 const ExportsPage = lazy(() => import('../features/exports/routes/ExportsPage'));
 const AiDashboardPage = lazy(() => import('../features/ai/routes/AiDashboardPage'));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { formatUsd } from '../../../lib/format';
@@ -28,8 +28,8 @@ function AmountComparison({ m }: { m: Match }) {
   );
 }
 
-/** Spec section 2, /matches: Pending and Confirmed tabs with counts. */
-export function MatchesPage() {
+/** Spec section 2, /matches: Pending and Confirmed tabs with counts. `rowActions` adds what other features offer on a match (the app passes History). */
+export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNode } = {}) {
   const [tab, setTab] = useState<Tab>('pending');
   const { matches } = useMatches();
   const action = useMatchAction();
@@ -67,6 +67,7 @@ export function MatchesPage() {
                     <td className="actions">
                       <button type="button" className="btn primary small" disabled={busy === m.id} onClick={() => act(m, 'confirm')} aria-label={`Confirm ${m.original_filename}`}>Confirm</button>
                       <button type="button" className="btn small" disabled={busy === m.id} onClick={() => act(m, 'reject')} aria-label={`Reject ${m.original_filename}`}>Reject</button>
+                      {rowActions?.(m)}
                     </td>
                   </tr>
                 ))}
@@ -86,7 +87,7 @@ export function MatchesPage() {
                   <td>{m.transaction_date}</td>
                   <td className="num">{formatUsd(m.transaction_amount)}</td>
                   <td><span className={`badge confidence ${confidenceBadge(m.match_confidence)}`}>{m.match_confidence}%</span><Evidence m={m} /></td>
-                  <td className="actions"><button type="button" className="btn danger small" disabled={busy === m.id} onClick={() => act(m, 'remove')} aria-label={`Delete match ${m.original_filename}`}>Delete</button></td>
+                  <td className="actions">{rowActions?.(m)}<button type="button" className="btn danger small" disabled={busy === m.id} onClick={() => act(m, 'remove')} aria-label={`Delete match ${m.original_filename}`}>Delete</button></td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
@@ -36,8 +36,8 @@ export function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Spec section 2, /receipts. */
-export function ReceiptsPage() {
+/** Spec section 2, /receipts. `rowActions` adds what other features offer on a row (the app passes History). */
+export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => ReactNode } = {}) {
   const isAdmin = useSession((s) => s.role() === 'admin');
   const [draft, setDraft] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [filters, setFilters] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
@@ -210,6 +210,7 @@ export function ReceiptsPage() {
                   {isAdmin && <td>{[r.created_by_first_name, r.created_by_last_name].filter(Boolean).join(' ')}</td>}
                   <td className="actions">
                     <button type="button" className="btn small" aria-label={`View ${r.original_filename}`} onClick={() => setOpenId(r.id)}>View</button>
+                    {rowActions?.(r)}
                     <button type="button" className="btn small" aria-label={`Download ${r.original_filename}`} onClick={() => download(r)}>Download</button>
                     <button type="button" className="btn small" aria-label={`Duplicate check ${r.original_filename}`} onClick={() => duplicateCheck(r)}>Duplicate Check</button>
                     <button type="button" className="btn danger small" aria-label={`Delete ${r.original_filename}`} onClick={() => remove(r)}>Delete</button>
