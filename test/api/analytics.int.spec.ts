@@ -2,7 +2,8 @@
  * Issue 14: every figure of GET /analytics/dashboard and GET /matches/stats, for the admin (the
  * whole company) and for members (their own data), against values this test computes from its
  * own record of the seed (a statement import, receipts read by a fake OCR, auto-match, confirm,
- * reject, a manual match, an edit, two deletions), not from the read models. Also the
+ * reject, a manual match, an edit, two deletions, splits across categories, a split removed,
+ * a split gone stale by an edit), not from the read models. Also the
  * date-range export (CSV and XLSX), its scoping and its formula-safe cells.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +19,8 @@ import { BANK_CSV, imageOf, labelledReader, labels } from '../support/labelled-r
 import { png } from '../support/images';
 
 type Who = 'ada' | 'bo' | 'cy';
-interface Tx { key: string; owner: Who; date: string; description: string; amountCents: number; category: string; job: string; cost: string; id?: string; deleted?: boolean }
+interface Part { amountCents: number; category: string; job: string; cost: string }
+interface Tx { key: string; owner: Who; date: string; description: string; amountCents: number; category: string; job: string; cost: string; id?: string; deleted?: boolean; split?: { totalCents: number; parts: Part[] } }
 interface Rc { key: string; owner: Who; status: 'completed' | 'failed'; totalCents: number | null; id?: string }
 interface Mt { id: string; receiptId: string; transactionId: string; status: 'pending' | 'confirmed' | 'gone' }
 
@@ -90,7 +92,10 @@ function expected(scope: Who | 'company', range?: { start: string; end: string }
   const rcs = receipts.filter((r) => mine(r.owner) && (!range || (today >= range.start && today <= range.end)));
   const visible = matches.filter((m) => m.status !== 'gone' && (scope === 'company' || (ownerOfRc(m.receiptId) === scope && ownerOfTx(m.transactionId) === scope)))
     .filter((m) => !range || live.some((t) => t.id === m.transactionId));
-  const expense = (t: Tx) => (t.amountCents < 0 ? -t.amountCents : 0);
+  const expense = (t: { amountCents: number }) => (t.amountCents < 0 ? -t.amountCents : 0);
+  // ADR 0014: a split counts while it adds up to the amount; then its parts carry the category, job number and cost code.
+  const parts = (t: Tx) => (t.split && t.split.totalCents === t.amountCents ? t.split.parts : null);
+  const has = (t: Tx, f: 'category' | 'job' | 'cost') => { const p = parts(t); return p ? p.every((x) => !blank(x[f])) : !blank(t[f]); };
   const isMatched = (t: Tx) => confirmedOf((m) => m.transactionId === t.id) > 0;
   const total = live.reduce((s, t) => s + expense(t), 0);
   const matched = live.filter(isMatched).reduce((s, t) => s + expense(t), 0);
@@ -99,13 +104,14 @@ function expected(scope: Who | 'company', range?: { start: string; end: string }
   const withTotal = rcs.filter((r) => r.totalCents !== null);
   const miss = {
     description: live.filter((t) => blank(t.description)).length,
-    category: live.filter((t) => blank(t.category)).length,
-    job: live.filter((t) => blank(t.job)).length,
-    cost: live.filter((t) => blank(t.cost)).length,
+    category: live.filter((t) => !has(t, 'category')).length,
+    job: live.filter((t) => !has(t, 'job')).length,
+    cost: live.filter((t) => !has(t, 'cost')).length,
   };
-  const incomplete = live.filter((t) => [t.description, t.category, t.job, t.cost].some(blank)).length;
+  const incomplete = live.filter((t) => blank(t.description) || !has(t, 'category') || !has(t, 'job') || !has(t, 'cost')).length;
   const byCategory = new Map<string, number>();
-  for (const t of live) if (expense(t) > 0) byCategory.set(blank(t.category) ? 'Uncategorized' : t.category, (byCategory.get(blank(t.category) ? 'Uncategorized' : t.category) ?? 0) + expense(t));
+  const addTo = (category: string, c: number) => { if (c > 0) byCategory.set(blank(category) ? 'Uncategorized' : category, (byCategory.get(blank(category) ? 'Uncategorized' : category) ?? 0) + c); };
+  for (const t of live) for (const p of parts(t) ?? [t]) addTo(p.category, expense(p));
   const confirmed = visible.filter((m) => m.status === 'confirmed').length;
   return {
     financial: { totalExpenses: dollars(total), matchedExpenses: dollars(matched), unmatchedExpenses: dollars(total - matched), matchRate: pct(matched, total) },
@@ -290,6 +296,47 @@ describe('analytics dashboard and match stats', () => {
     expect(fix.status, JSON.stringify(fix.body)).toBe(200);
     w5.totalCents = 7777;
     for (const w of ['ada', 'bo', 'cy'] as const) await expectFigures(w);
+  });
+
+  it('after splits across categories, job numbers and cost codes, a split removed and one gone stale', async () => {
+    // Master data the split parts must name (the admin's).
+    const ids = new Map<string, string>();
+    for (const c of ['Travel', 'Meals', 'Office']) ids.set(c, (await api.http.post('/api/masterdata/categories').set(h('ada')).send({ name: c }).expect(201)).body.id);
+    for (const j of ['J-1', 'J-2']) await api.http.post('/api/masterdata/job_numbers').set(h('ada')).send({ name: j }).expect(201);
+    for (const [cc, c] of [['01-100', 'Office'], ['02-200', 'Meals']] as const) await api.http.post('/api/masterdata/cost_codes').set(h('ada')).send({ name: cc, category_id: ids.get(c) }).expect(201);
+    const split = async (w: Who, key: string, parts: Part[]) => {
+      const t = tx(key);
+      const body = { parts: parts.map((p) => ({ amount: p.amountCents / 100, category: p.category, job_number: p.job, cost_code: p.cost })) };
+      const res = await api.http.post(`/api/ai/splitting/${t.id}`).set(h(w)).send(body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      t.split = { totalCents: t.amountCents, parts };
+    };
+    // ada splits her chairs across two categories; bo splits his uncategorised lunch (it becomes categorised);
+    // cy splits her parking that has no job number nor cost code (every part has both: complete).
+    await split('ada', 'chairs', [{ amountCents: -30000, category: 'Office', job: 'J-1', cost: '01-100' }, { amountCents: -15000, category: 'Travel', job: 'J-2', cost: '02-200' }]);
+    await split('bo', 'lunch', [{ amountCents: -1000, category: 'Meals', job: 'J-2', cost: '02-200' }, { amountCents: -550, category: 'Travel', job: 'J-2', cost: '02-200' }]);
+    await split('cy', 'parking', [{ amountCents: -500, category: 'Travel', job: 'J-1', cost: '01-100' }, { amountCents: -300, category: 'Meals', job: 'J-2', cost: '02-200' }]);
+    await split('ada', 'manual', [{ amountCents: -4000, category: 'Office', job: 'J-1', cost: '01-100' }, { amountCents: -200, category: 'Meals', job: 'J-2', cost: '02-200' }]);
+    const all = expected('company');
+    expect(all.categories.find((c) => c.category === 'Uncategorized'), 'the lunch is no longer uncategorised').toBeUndefined();
+    expect(all.missingFields.missingJobNumber).toBe(0);
+    for (const w of ['ada', 'bo', 'cy'] as const) await expectFigures(w);
+
+    // The admin removes the split of bo's lunch (Uncategorized again); bo's taxi amount is edited after a split: the stale split counts nowhere.
+    const removed = await api.http.delete(`/api/ai/splitting/${tx('lunch').id}`).set(h('ada'));
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    delete tx('lunch').split;
+    await split('bo', 'taxi', [{ amountCents: -2000, category: 'Office', job: 'J-1', cost: '01-100' }, { amountCents: -1000, category: 'Travel', job: 'J-2', cost: '02-200' }]);
+    const taxi = tx('taxi');
+    const edit = await api.http.put(`/api/transactions/${taxi.id}`).set(h('bo')).send({ description: taxi.description, category: 'Meals', job_number: 'J-2', cost_code: '02-200', amount: -31 });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    taxi.amountCents = -3100;
+    const after = expected('company');
+    expect(after.categories.find((c) => c.category === 'Uncategorized')?.total_amount).toBe(15.5);
+    for (const w of ['ada', 'bo', 'cy'] as const) await expectFigures(w);
+    const activity = (await dashboard('bo')).activity;
+    expect(activity.some((a) => a.description === 'Split a transaction in 2 parts' && a.user_name === 'Bo User')).toBe(true);
+    expect(activity.some((a) => a.description === "Removed a transaction's split" && a.user_name === 'Ada Admin')).toBe(true);
   });
 
   it('refuses callers outside the company', async () => {

@@ -31,6 +31,21 @@ export interface TransactionRecord {
   costCode?: string | null;
   /** Receipts confirmed as matching it (spec: receipt_count). */
   receiptCount: number;
+  /** Its saved split (TransactionSplitSaved), when it has one: see `splitFacts`. */
+  split?: SplitRecord | null;
+}
+
+/** A saved split as the figures need it: the amount it was saved for and its parts (cents signed like the amount). */
+export interface SplitRecord {
+  totalCents: Cents;
+  parts: ReadonlyArray<{ amountCents: Cents; category?: string | null; jobNumber?: string | null; costCode?: string | null }>;
+}
+
+/** A part of a live split as the figures keep it. */
+export interface SplitPartFacts {
+  /** The category as written (trimmed), null when blank. */
+  category: string | null;
+  amountCents: Cents;
 }
 
 /** What the figures keep of a transaction: enough to count it, nothing more. */
@@ -40,6 +55,8 @@ export interface TransactionFacts {
   category: string | null;
   missing: MissingFields;
   receiptCount: number;
+  /** The parts of its live split (null: not split, or the split no longer adds up to the amount). */
+  parts?: SplitPartFacts[] | null;
 }
 
 /** A receipt as the figures need it. */
@@ -61,7 +78,28 @@ export function missingFieldsOf(t: Pick<TransactionRecord, RequiredTransactionFi
 }
 
 export function transactionFacts(t: TransactionRecord): TransactionFacts {
-  return { amountCents: t.amountCents, category: isBlank(t.category) ? null : t.category!.trim(), missing: missingFieldsOf(t), receiptCount: t.receiptCount };
+  return splitFacts({ amountCents: t.amountCents, category: isBlank(t.category) ? null : t.category!.trim(), missing: missingFieldsOf(t), receiptCount: t.receiptCount }, t.split);
+}
+
+/** A split is live while its parts add up to the transaction's amount (it was saved for that amount); a stale one (split_stale) counts nowhere until saved again. */
+export function isLiveSplit(amountCents: Cents, split: SplitRecord | null | undefined): split is SplitRecord {
+  return !!split && split.parts.length > 0 && split.totalCents === amountCents;
+}
+
+/**
+ * The facts of a transaction with its split (ADR 0014, splits): a live split's parts total its
+ * expense by their own categories, and the transaction counts as having a category, a job
+ * number or a cost code when every part has one (the split decider requires all three on every
+ * part). The description stays the transaction's own. A stale or absent split changes nothing.
+ */
+export function splitFacts(base: TransactionFacts, split: SplitRecord | null | undefined): TransactionFacts {
+  if (!isLiveSplit(base.amountCents, split)) return { ...base, parts: null };
+  const every = (f: 'category' | 'jobNumber' | 'costCode') => split.parts.every((p) => !isBlank(p[f]));
+  return {
+    ...base,
+    missing: { description: base.missing.description, category: !every('category'), jobNumber: !every('jobNumber'), costCode: !every('costCode') },
+    parts: split.parts.map((p) => ({ category: isBlank(p.category) ? null : p.category!.trim(), amountCents: p.amountCents })),
+  };
 }
 
 /** An expense is a transaction with a negative amount (spec section 3: negative means expense or debit). */
@@ -183,7 +221,10 @@ export function addTransactionInto(into: Tally, t: TransactionFacts, sign: 1 | -
   if (t.missing.category) into.missingCategory += sign;
   if (t.missing.jobNumber) into.missingJobNumber += sign;
   if (t.missing.costCode) into.missingCostCode += sign;
-  addCategoryInto(into, categoryOf(t), sign * expense, sign);
+  if (t.parts && t.parts.length > 0) {
+    // Each part's expense to its own category (an expense's parts are negative; together they are its expense).
+    for (const p of t.parts) addCategoryInto(into, categoryOf(p), sign * expenseCents(p), sign);
+  } else addCategoryInto(into, categoryOf(t), sign * expense, sign);
   return into;
 }
 

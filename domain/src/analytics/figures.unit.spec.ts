@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addInto, addTally, addTransactionInto, dashboardFigures, emptyTally, isBlank, isExpense, isIncomplete, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt, isThisWeek,
   isZeroTally, matchStatsOf, matchTally, percent, receiptTally, systemHealth, tallyDelta, tallyOf, transactionFacts, transactionTally, weekDays,
+  isLiveSplit,
   type ReceiptRecord, type TransactionRecord,
 } from './figures';
 
@@ -107,6 +108,33 @@ describe('dashboard figures of a tally', () => {
     expect(systemHealth({ processingRate: 80, matchRate: 70 })).toEqual({ status: 'healthy', score: 100 });
     expect(systemHealth({ processingRate: 79.9, matchRate: 70 })).toEqual({ status: 'warning', score: 80 });
     expect(systemHealth({ processingRate: 10, matchRate: 10 })).toEqual({ status: 'warning', score: 65 });
+  });
+});
+
+describe('splits', () => {
+  const part = (amountCents: number, category: string, extra: Record<string, string> = {}) => ({ amountCents, category, jobNumber: 'J-1', costCode: '01-100', ...extra });
+  it('a live split totals each part under its own category and fills category, job number and cost code', () => {
+    const t = tx(-1000, { category: '', jobNumber: '', split: { totalCents: -1000, parts: [part(-700, ' Travel '), part(-300, 'Meals')] } });
+    const f = dashboardFigures(tallyOf({ transactions: [t] }), 0);
+    expect(f.categories).toEqual([{ category: 'Travel', total_amount: 7 }, { category: 'Meals', total_amount: 3 }]);
+    expect(f.missingFields.incompleteTransactions).toBe(0);
+    expect(f.financial.totalExpenses).toBe(10);
+    // a part without a cost code leaves the transaction missing one
+    const partial = transactionFacts(tx(-1000, { split: { totalCents: -1000, parts: [part(-700, 'Travel'), part(-300, 'Meals', { costCode: ' ' })] } }));
+    expect(partial.missing).toEqual({ description: false, category: false, jobNumber: false, costCode: true });
+  });
+  it('a stale split (the amount changed since) counts nowhere; a credit split adds no expense', () => {
+    const stale = { totalCents: -1000, parts: [part(-700, 'Travel'), part(-300, 'Meals')] };
+    expect(isLiveSplit(-1200, stale)).toBe(false);
+    expect(tallyOf({ transactions: [tx(-1200, { category: '', split: stale })] })).toEqual(tallyOf({ transactions: [tx(-1200, { category: '' })] }));
+    const credit = tallyOf({ transactions: [tx(1000, { split: { totalCents: 1000, parts: [part(700, 'Travel'), part(300, 'Meals')] } })] });
+    expect(dashboardFigures(credit, 0).categories).toEqual([]);
+    expect(credit.expenseCents).toBe(0);
+  });
+  it('adding and taking away a split transaction returns to the start', () => {
+    const base = tallyOf({ transactions: [tx(-500, { category: 'Meals' })] });
+    const facts = transactionFacts(tx(-1000, { split: { totalCents: -1000, parts: [part(-600, 'Meals'), part(-400, 'Fuel')] } }));
+    expect(addTransactionInto(addTransactionInto(addTally(base, emptyTally()), facts), facts, -1)).toEqual(base);
   });
 });
 

@@ -1,7 +1,8 @@
 import {
   addInto, addTransactionInto, emptyTally, isBlank, matchTally, receiptTally, tallyDelta, transactionFacts, transactionTally,
-  type Doc, type ImportEvent, type MatchEvent, type MatchStatus, type ProcessingStatus, type ReceiptEvent, type RecordedEvent, type Tally, type TransactionEvent,
-  type TransactionFacts,
+  splitFacts,
+  type Doc, type ImportEvent, type MatchEvent, type MatchStatus, type ProcessingStatus, type ReceiptEvent, type RecordedEvent, type SplitEvent, type SplitRecord, type Tally,
+  type TransactionEvent, type TransactionFacts,
 } from '@paperlink/domain';
 import type { Projection, ProjectionView } from '../core/projection';
 
@@ -16,6 +17,9 @@ import type { Projection, ProjectionView } from '../core/projection';
  * receipts, and the matches both sides of which are theirs: the matches they may see).
  * Days: a transaction and its matches count on the transaction's date, a receipt on the day
  * it was uploaded (UTC).
+ * Splits (TransactionSplitSaved / Removed) are folded here from their own events (the projector
+ * reads no other read model): a transaction's state keeps its split, and `splitFacts` decides
+ * what it changes (ADR 0014, splits).
  */
 export const ANALYTICS_TALLIES = 'analytics_tallies';
 export const ANALYTICS_ACTIVITY = 'analytics_activity';
@@ -52,7 +56,7 @@ export interface ActivityDoc extends Doc {
   items: ActivityEntry[];
 }
 
-/** Missing fields as bits: description 1, category 2, job number 4, cost code 8. */
+/** Missing fields as bits (of the transaction's own fields): description 1, category 2, job number 4, cost code 8. */
 interface TxState extends Doc {
   c: string;
   u: string;
@@ -61,6 +65,8 @@ interface TxState extends Doc {
   cat: string | null;
   miss: number;
   r: number;
+  /** Its saved split (the amount it was saved for and the parts), when it has one. */
+  sp?: SplitRecord | null;
 }
 
 interface ReceiptState extends Doc {
@@ -85,12 +91,12 @@ interface MatchState extends Doc {
   s: MatchStatus;
 }
 
-const factsOf = (t: TxState): TransactionFacts => ({
+const factsOf = (t: TxState): TransactionFacts => splitFacts({
   amountCents: t.a,
   category: t.cat,
   missing: { description: (t.miss & 1) !== 0, category: (t.miss & 2) !== 0, jobNumber: (t.miss & 4) !== 0, costCode: (t.miss & 8) !== 0 },
   receiptCount: t.r,
-});
+}, t.sp);
 const missBits = (f: TransactionFacts): number => (f.missing.description ? 1 : 0) | (f.missing.category ? 2 : 0) | (f.missing.jobNumber ? 4 : 0) | (f.missing.costCode ? 8 : 0);
 const txTally = (t: TxState | null) => (t ? transactionTally(factsOf(t)) : null);
 const receiptTallyOf = (r: ReceiptState | null) => (r ? receiptTally({ processingStatus: r.s, matchCount: r.m, totalCents: r.t }) : null);
@@ -184,7 +190,8 @@ const FIELD_LABELS: Record<string, string> = { description: 'description', amoun
 
 export const analyticsProjection: Projection = {
   name: 'analytics',
-  version: 1,
+  // 2: splits (TransactionSplitSaved / Removed).
+  version: 2,
   collections: {
     [ANALYTICS_TALLIES]: [],
     [ANALYTICS_ACTIVITY]: [],
@@ -196,9 +203,10 @@ export const analyticsProjection: Projection = {
     'TransactionsImported', 'TransactionUpdated', 'TransactionDeleted',
     'ReceiptUploaded', 'ReceiptProcessingStarted', 'ReceiptRead', 'ReceiptReadFailed', 'ReceiptReprocessRequested', 'ReceiptCorrected', 'ReceiptDeleted',
     'MatchesSuggested', 'MatchesWithdrawn', 'MatchConfirmed', 'MatchRejected', 'MatchDeleted',
+    'TransactionSplitSaved', 'TransactionSplitRemoved',
   ]),
   async apply(event: RecordedEvent, view) {
-    const e = event as unknown as ImportEvent | TransactionEvent | ReceiptEvent | MatchEvent;
+    const e = event as unknown as ImportEvent | TransactionEvent | ReceiptEvent | MatchEvent | SplitEvent;
     const at = event.metadata.occurredAt;
     const actor = event.metadata.userId ?? null;
     const changes = new Changes();
@@ -353,6 +361,20 @@ export const analyticsProjection: Projection = {
           await receiptChange(e.data.receiptId, (r) => ({ ...r, m: Math.max(0, r.m - 1) }));
         }
         changes.logBoth(e.data.companyId, m?.owner ?? null, entry('match', `Deleted the match of receipt ${e.data.receiptName}`, e.data.by));
+        break;
+      }
+      case 'TransactionSplitSaved': {
+        const d = e.data;
+        const parts = d.parts.map((p) => ({ amountCents: p.amountCents, category: p.category, jobNumber: p.jobNumber, costCode: p.costCode }));
+        const before = await txChange(d.transactionId, (t) => ({ ...t, sp: { totalCents: d.totalCents, parts } }));
+        if (!before) return;
+        changes.logBoth(before.c, before.u, entry('transaction', `Split a transaction in ${plural(parts.length, 'part')}`, d.by));
+        break;
+      }
+      case 'TransactionSplitRemoved': {
+        const before = await txChange(e.data.transactionId, ({ sp: _gone, ...t }) => t);
+        if (!before?.sp) return;
+        changes.logBoth(before.c, before.u, entry('transaction', 'Removed a transaction\'s split', e.data.by));
         break;
       }
       default:
