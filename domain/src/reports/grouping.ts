@@ -85,3 +85,32 @@ export function compareForGroup(by: GroupBy): (a: ReportRow, b: ReportRow) => nu
 
 /** Amount of a row as the subtotal sums it. */
 export const subtotalCents = (row: ReportRow): number => rowAmount(row) ?? 0;
+
+/**
+ * The order `groupSort` gives, as a key of a row (first key, second key, id), for renderers that
+ * order the rows themselves: compare with `compareSortKeys`.
+ */
+export type SortKey = [string | number, string, string];
+
+export function sortKeyOf(row: ReportRow, by: GroupBy): SortKey {
+  const date = rowDate(row);
+  switch (by) {
+    case 'date':
+      return [date, '', row.id];
+    case 'merchant':
+      return [row.type === 'transaction' ? row.description : row.type === 'receipt' ? row.merchant ?? '' : rowMerchant(row), date, row.id];
+    case 'amount':
+      return [Math.abs(rowAmount(row) ?? 0), date, row.id];
+    case 'status':
+      return [rowStatus(row) === 'Unmatched' || rowStatus(row) === 'Pending' ? 0 : 1, date, row.id];
+  }
+}
+
+export function compareSortKeys(a: SortKey, b: SortKey): number {
+  for (let i = 0; i < 3; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}

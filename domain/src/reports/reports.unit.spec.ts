@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardFigures, tallyOf } from '../analytics/figures';
-import { amountBand, compareForGroup, groupOf, groupSort, monthLabel } from './grouping';
+import { amountBand, compareForGroup, compareSortKeys, groupOf, groupSort, monthLabel, sortKeyOf } from './grouping';
 import { isFormulaLike, neutralise } from './neutralise';
 import { summarise } from './summary';
 import type { ReportRow } from './types';
@@ -44,6 +44,21 @@ describe('grouping', () => {
     expect(groupSort('receipts', 'status')).toEqual({ match_count: 1, receipt_date: 1 });
     const rows = [tx({ id: 'b', date: '2026-02-01' }), tx({ id: 'a', date: '2026-01-09' }), tx({ id: 'c', date: '2026-01-02' })];
     expect(rows.sort(compareForGroup('date')).map((r) => r.id)).toEqual(['c', 'a', 'b']);
+  });
+});
+
+describe('sort keys (a renderer ordering rows itself, as the store would)', () => {
+  it('orders by the group, then the date, then the id, so each group is one run', () => {
+    const rows = [
+      tx({ id: 'c', description: 'Shell', date: '2026-02-01', amountCents: -5_000 }),
+      tx({ id: 'a', description: 'Amazon', date: '2026-03-01', amountCents: -100, receipts: ['x.jpg'] }),
+      tx({ id: 'b', description: 'Shell', date: '2026-01-01', amountCents: -99_999 }),
+    ];
+    const order = (by: 'date' | 'merchant' | 'amount' | 'status') => [...rows].sort((x, y) => compareSortKeys(sortKeyOf(x, by), sortKeyOf(y, by))).map((r) => r.id);
+    expect(order('date')).toEqual(['b', 'c', 'a']);
+    expect(order('merchant')).toEqual(['a', 'b', 'c']);
+    expect(order('amount')).toEqual(['a', 'c', 'b']);
+    expect(order('status')).toEqual(['b', 'c', 'a']);
   });
 });
 

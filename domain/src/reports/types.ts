@@ -51,6 +51,14 @@ export interface ReportTransaction {
   /** Names of the receipts matched to it (the ones the viewer may see). */
   receipts: string[];
   attachments: ReportAttachment[];
+  /** Its saved split across categories, job numbers and cost codes (ai/splitting), when it has one. */
+  split?: ReportSplit | null;
+}
+
+/** A saved split: parts in cents signed like the amount, adding up to `totalCents` (the amount it was saved for; another amount now means it is stale). */
+export interface ReportSplit {
+  totalCents: number;
+  parts: Array<{ amountCents: number; category: string; jobNumber: string; costCode: string; note?: string }>;
 }
 
 export interface ReportReceipt {
@@ -113,4 +121,11 @@ export type ReportPass = 'summary' | 'detail';
 /** Where the rows of a report come from: one page per call; the detail pass in group order. */
 export interface ReportSource {
   next(pass: ReportPass): Promise<{ rows: ReportRow[]; done: boolean }>;
+  /**
+   * Set where ordering rows would cost the request thread (the embedded store sorts in memory):
+   * the renderer then orders the transactions and receipts itself from the ids and keys it saw in
+   * the first pass, and asks for their detail rows by id, in that order. `next('detail')` then
+   * gives only the matches.
+   */
+  byIds?(type: 'transaction' | 'receipt', ids: string[]): Promise<ReportRow[]>;
 }

@@ -8,7 +8,7 @@ import { CHUNK_BYTES, HIGH_WATER, type FromRenderer, type ToRenderer } from './p
 export class RendererChannel {
   private inFlight = 0;
   private waiters: Array<() => void> = [];
-  private rowWaiter: { resolve: (m: { rows: ReportRow[]; done: boolean }) => void; reject: (e: Error) => void } | null = null;
+  private rowWaiter: { resolve: (m: { rows: ReportRow[]; done?: boolean }) => void; reject: (e: Error) => void } | null = null;
   private aborted: Error | null = null;
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
@@ -18,7 +18,7 @@ export class RendererChannel {
       if (m.t === 'ack') {
         this.inFlight -= m.bytes;
         if (this.inFlight < HIGH_WATER) for (const w of this.waiters.splice(0)) w();
-      } else if (m.t === 'rows') {
+      } else if (m.t === 'rows' || m.t === 'rowsByIds') {
         const w = this.rowWaiter;
         this.rowWaiter = null;
         w?.resolve(m);
@@ -40,7 +40,7 @@ export class RendererChannel {
     const ask = () =>
       new Promise<{ rows: ReportRow[]; done: boolean }>((resolve, reject) => {
         if (this.aborted) return reject(this.aborted);
-        this.rowWaiter = { resolve, reject };
+        this.rowWaiter = { resolve: (m) => resolve({ rows: m.rows, done: m.done ?? true }), reject };
         this.post({ t: 'pull', pass });
       });
     let page = await ask();
@@ -52,6 +52,15 @@ export class RendererChannel {
       if (!next) return;
       page = await next;
     }
+  }
+
+  /** Detail rows by id, in the order given (see ReportSource.byIds). */
+  byIds(type: 'transaction' | 'receipt', ids: string[]): Promise<ReportRow[]> {
+    return new Promise<{ rows: ReportRow[] }>((resolve, reject) => {
+      if (this.aborted) return reject(this.aborted);
+      this.rowWaiter = { resolve, reject };
+      this.post({ t: 'pullIds', type, ids });
+    }).then((m) => m.rows);
   }
 
   private flush(): void {

@@ -8,11 +8,14 @@ import type { ReportPass, ReportRow } from '@paperlink/domain';
 
 export type FromRenderer =
   | { t: 'pull'; pass: ReportPass }
+  /** Detail rows by id, in this order (the renderer ordered them: ReportSource.byIds). */
+  | { t: 'pullIds'; type: 'transaction' | 'receipt'; ids: string[] }
   | { t: 'chunk'; bytes: Uint8Array }
   | { t: 'end' };
 
 export type ToRenderer =
   | { t: 'rows'; pass: ReportPass; rows: ReportRow[]; done: boolean }
+  | { t: 'rowsByIds'; rows: ReportRow[] }
   | { t: 'ack'; bytes: number }
   | { t: 'abort'; reason: string };
 

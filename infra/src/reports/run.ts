@@ -38,6 +38,15 @@ export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: b
             reject(failed);
           },
         );
+      } else if (m.t === 'pullIds') {
+        source.byIds!(m.type, m.ids).then(
+          (rows) => send({ t: 'rowsByIds', rows }, transfers(rows)),
+          (error: unknown) => {
+            failed = error instanceof Error ? error : new Error(String(error));
+            send({ t: 'abort', reason: 'the rows could not be read' });
+            reject(failed);
+          },
+        );
       } else if (m.t === 'chunk') {
         const bytes = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
         const ack = () => send({ t: 'ack', bytes: bytes.length });
@@ -53,7 +62,7 @@ export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: b
     if (!out.writableFinished) send({ t: 'abort', reason: 'the client went away' });
   };
   out.once('close', onClose);
-  const task = pool.run('report', { port: port2, meta: job.meta, admin: job.admin }, { transfer: [port2 as unknown as ArrayBuffer], timeoutMs: REPORT_TIMEOUT_MS });
+  const task = pool.run('report', { port: port2, meta: job.meta, admin: job.admin, ordersRows: !!source.byIds }, { transfer: [port2 as unknown as ArrayBuffer], timeoutMs: REPORT_TIMEOUT_MS });
   return Promise.all([task, ended]).then(
     () => undefined,
     (error: unknown) => {

@@ -1,10 +1,11 @@
 /**
- * The render task a pool worker runs for a report: folds the summary from a first pass over the
- * rows (when the report shows one), then writes the PDF or the workbook from a second pass, the
- * bytes going back over the report's port as they are produced.
+ * The render task a pool worker runs for a report: a first pass over the rows folds the summary
+ * (when the report shows one) and, where the store cannot order rows cheaply on the request
+ * thread, notes each row's group order; then the PDF or the workbook is written from the detail
+ * rows, the bytes going back over the report's port as they are produced.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { SummaryFold, type ReportMeta, type ReportSummary } from '@paperlink/domain';
+import { compareSortKeys, sortKeyOf, SummaryFold, type ReportMeta, type ReportRow, type ReportSummary, type SortKey } from '@paperlink/domain';
 import { RendererChannel } from './channel';
 import { writeExcel } from './excel';
 import { writePdf } from './pdf';
@@ -13,32 +14,60 @@ export interface RenderInput {
   port: MessagePort;
   meta: ReportMeta;
   admin: boolean;
+  /** The worker orders transactions and receipts itself and asks for them by id (ReportSource.byIds). */
+  ordersRows?: boolean;
 }
 
-/** Whether a report needs the summary pass. */
+/** Whether a report needs the summary figures. */
 export function needsSummary(meta: ReportMeta): boolean {
   const s = meta.settings;
   return meta.type === 'analytics' || s.includeSummary || (meta.format === 'pdf' && s.includeCharts) || (meta.format === 'excel' && !s.includeDetails);
 }
 
-export async function renderReportTask({ port, meta, admin }: RenderInput): Promise<null> {
+/** Detail rows asked for by id at a time (fewer when receipt files travel with them). */
+const ID_PAGE = { pdf: 200, excel: 2000 } as const;
+
+export async function renderReportTask({ port, meta, admin, ordersRows = false }: RenderInput): Promise<null> {
   const channel = new RendererChannel(port);
   try {
+    const details = meta.settings.includeDetails;
+    const ordering = ordersRows && details;
+    const by = meta.type === 'analytics' ? 'date' : meta.settings.groupBy;
+    // 100,000 rows keep about 10 MB of keys here; the rows themselves are not kept.
+    const keys: Record<'transaction' | 'receipt', SortKey[]> = { transaction: [], receipt: [] };
     let summary: ReportSummary | null = null;
-    if (needsSummary(meta)) {
-      const fold = new SummaryFold(meta.generatedAt.slice(0, 10));
-      for await (const page of channel.rows('summary')) for (const row of page) fold.add(row);
-      summary = fold.result();
+    if (needsSummary(meta) || ordering) {
+      const fold = needsSummary(meta) ? new SummaryFold(meta.generatedAt.slice(0, 10)) : null;
+      for await (const page of channel.rows('summary')) {
+        for (const row of page) {
+          fold?.add(row);
+          if (ordering && row.type !== 'match') keys[row.type].push(sortKeyOf(row, by));
+        }
+      }
+      summary = fold?.result() ?? null;
     }
     const out = channel.sink();
-    const rows = meta.settings.includeDetails ? channel.rows('detail') : (async function* () {})();
-    const input = { meta, summary, rows, out, drained: () => channel.drained() };
-    if (meta.format === 'pdf') await writePdf({ ...input, admin });
-    else await writeExcel({ ...input, admin });
+    const rows = !details ? (async function* () {})() : ordering ? ordered(channel, keys, ID_PAGE[meta.format]) : channel.rows('detail');
+    const input = { meta, admin, summary, rows, out, drained: () => channel.drained() };
+    if (meta.format === 'pdf') await writePdf(input);
+    else await writeExcel(input);
     channel.end();
     return null;
   } catch (error) {
     channel.close();
     throw error;
   }
+}
+
+/** Transactions, then receipts, in group order by id, then the matches (already ordered by the source). */
+async function* ordered(channel: RendererChannel, keys: Record<'transaction' | 'receipt', SortKey[]>, size: number): AsyncGenerator<ReportRow[]> {
+  for (const type of ['transaction', 'receipt'] as const) {
+    const ids = keys[type].sort(compareSortKeys).map((k) => k[2]);
+    keys[type] = [];
+    for (let i = 0; i < ids.length; i += size) {
+      const rows = await channel.byIds(type, ids.slice(i, i + size));
+      if (rows.length > 0) yield rows;
+    }
+  }
+  yield* channel.rows('detail');
 }

@@ -67,7 +67,7 @@ export function exportRouter(deps: ExportDeps): Router {
         const filter = reader.transactionFilter();
         if (ctx.role !== 'admin' && reader.statusFilter) {
           // A member's matched or unmatched means their own receipts: counted row by row (their own rows only).
-          const source = reader.source({ attachments: false, linkBase: '' });
+          const source = reader.source({ attachments: false, linkBase: '', noWalk: true });
           for (let page = await source.next('summary'); ; page = await source.next('summary')) {
             for (const r of page.rows) if (r.type === 'transaction') {
               counts.transactions++;
@@ -93,7 +93,7 @@ export function exportRouter(deps: ExportDeps): Router {
       }
     }
     const totalRecords = counts.transactions + counts.receipts + counts.matches;
-    const rows = (await reader.source({ attachments: false, linkBase: '', pageSize: limit }).next('detail')).rows.slice(0, limit);
+    const rows = (await reader.source({ attachments: false, linkBase: '', pageSize: limit, noWalk: true }).next('detail')).rows.slice(0, limit);
     const bytes = estimateReportBytes(format, totalRecords, settings.includeDetails ? files : { count: 0, bytes: 0 });
     res.json({
       reportType: type,

@@ -25,6 +25,8 @@ export interface SourceOptions {
   linkBase: string;
   /** Rows per page; smaller when files travel with them. */
   pageSize?: number;
+  /** Read in the store's order even where the worker could order rows (previews: the first rows). */
+  noWalk?: boolean;
 }
 
 type Part = 'transactions' | 'receipts' | 'matches';
@@ -108,7 +110,9 @@ export class ExportReader {
     if (!want) return out;
     await Promise.all(docs.map(async (d) => {
       const bytes = this.blobs ? await this.blobs.get(d.sha256) : null;
-      out.set(d._id, { receiptId: d._id, filename: d.original_filename, kind: kindOf(d), ...(bytes ? { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) } : {}) });
+      // Bytes of their own (a Buffer may be a slice of a shared pool): they are moved to the worker.
+      const own = bytes ? (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes)) : null;
+      out.set(d._id, { receiptId: d._id, filename: d.original_filename, kind: kindOf(d), ...(own ? { bytes: own } : {}) });
     }));
     return out;
   }
@@ -144,6 +148,7 @@ export class ExportReader {
         owner: this.users.get(d.userId) ?? '',
         receipts: this.scope.userId ? mine.map((r) => r.original_filename) : [...d.receipts],
         attachments: mine.flatMap((r) => (files.has(r._id) ? [files.get(r._id)!] : [])),
+        split: d.split ? { totalCents: d.split.totalCents, parts: d.split.parts.map((p) => ({ amountCents: p.amountCents, category: p.category, jobNumber: p.jobNumber, costCode: p.costCode, ...(p.note ? { note: p.note } : {}) })) } : null,
       });
     }
     return rows;
@@ -195,22 +200,69 @@ export class ExportReader {
       }));
   }
 
-  /** A source of pages for the render worker. */
+  /** Whether the store walks an index without copying (embedded): then rows are never sorted here. */
+  private get walks(): boolean {
+    return typeof (this.store.collection(TRANSACTIONS) as unknown as Partial<MapsPages>).mapPage === 'function';
+  }
+
+  /**
+   * A source of pages for the render worker. With the embedded store the first pass walks the
+   * scope's index in its natural order (filtering here) and the worker orders the rows; other
+   * stores (MongoDB) sort on their server.
+   */
   source(options: SourceOptions): ReportSource {
     const cursors = new Map<ReportPass, () => Promise<{ rows: ReportRow[]; done: boolean }>>();
+    const walk = this.walks && !options.noWalk;
     return {
       next: (pass) => {
         let cursor = cursors.get(pass);
-        if (!cursor) cursors.set(pass, (cursor = this.cursor(pass, options)));
+        if (!cursor) cursors.set(pass, (cursor = this.cursor(pass, options, walk)));
         return cursor();
       },
+      ...(walk
+        ? {
+          byIds: async (type: 'transaction' | 'receipt', ids: string[]): Promise<ReportRow[]> => {
+            const withFiles = options.attachments;
+            if (type === 'transaction') {
+              const found = (await this.store.getMany(TRANSACTIONS, ids)) as Map<string, TransactionDoc>;
+              const docs = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+              return (await this.transactions(docs, withFiles)).map((r) => ({ type: 'transaction' as const, ...r }));
+            }
+            const found = (await this.store.getMany(RECEIPTS, ids)) as Map<string, ReceiptDoc>;
+            const docs = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+            return (await this.receipts(docs, withFiles, options.linkBase)).map((r) => ({ type: 'receipt' as const, ...r }));
+          },
+        }
+        : {}),
     };
   }
 
-  private cursor(pass: ReportPass, options: SourceOptions): () => Promise<{ rows: ReportRow[]; done: boolean }> {
+  /** The scope's own documents by walking its index, with the rest of the filter applied here. */
+  private async walkPage<T extends Doc>(name: string, skip: number, size: number, keep: (d: T) => boolean): Promise<{ docs: T[]; raw: number }> {
+    const coll = this.store.collection<T>(name) as unknown as MapsPages;
+    const seen = await coll.mapPage({ companyId: this.scope.companyId, ...this.own() }, skip, size, (d) => (keep(d as T) ? ({ ...d } as T) : null));
+    return { docs: seen.filter((d): d is T => d !== null), raw: seen.length };
+  }
+
+  private keepTransaction = (d: TransactionDoc): boolean => {
+    const { startDate, endDate } = this.settings;
+    if ((startDate && d.transaction_date < startDate) || (endDate && d.transaction_date > endDate)) return false;
+    const want = this.scope.userId ? undefined : this.statusFilter;
+    return !want || (want === 'matched') === d.receipt_count > 0;
+  };
+
+  private keepReceipt = (d: ReceiptDoc): boolean => {
+    const { startDate, endDate } = this.settings;
+    if ((startDate && d.receipt_date < startDate) || (endDate && d.receipt_date > endDate)) return false;
+    const want = this.statusFilter;
+    return !want || (want === 'matched') === d.match_count > 0;
+  };
+
+  private cursor(pass: ReportPass, options: SourceOptions, walk: boolean): () => Promise<{ rows: ReportRow[]; done: boolean }> {
     const detail = pass === 'detail';
     const size = options.pageSize ?? (detail && options.attachments ? 200 : 2000);
-    const parts = this.parts();
+    // Walking: the detail pass gives only the matches (the worker asks for the rest by id).
+    const parts = walk && detail ? this.parts().filter((p) => p === 'matches') : this.parts();
     let part = 0;
     let skip = 0;
     let matches: ReportMatch[] | null = null;
@@ -220,7 +272,15 @@ export class ExportReader {
       while (part < parts.length && rows.length === 0) {
         const p = parts[part]!;
         let got = 0;
-        if (p === 'transactions') {
+        if (p === 'transactions' && walk) {
+          const { docs, raw } = await this.walkPage<TransactionDoc>(TRANSACTIONS, skip, size, this.keepTransaction);
+          got = raw;
+          for (const r of await this.transactions(docs, false)) rows.push({ type: 'transaction', ...r });
+        } else if (p === 'receipts' && walk) {
+          const { docs, raw } = await this.walkPage<ReceiptDoc>(RECEIPTS, skip, size, this.keepReceipt);
+          got = raw;
+          for (const r of await this.receipts(docs, false, options.linkBase)) rows.push({ type: 'receipt', ...r });
+        } else if (p === 'transactions') {
           const docs = await readPage<TransactionDoc>(this.store.collection<TransactionDoc>(TRANSACTIONS), this.transactionFilter(), sortOf(p), detail, skip, size);
           got = docs.length;
           for (const r of await this.transactions(docs, detail && options.attachments)) rows.push({ type: 'transaction', ...r });
