@@ -128,10 +128,14 @@ function streamNames(db: Database.Database): Map<number, string> {
  */
 export function walkChain(
   db: Database.Database,
-  visit: (row: { position: number; eventId: string; expected: string; found: string | null }) => boolean,
+  visit: (position: number, eventId: string, expected: string, found: string | null) => boolean,
   from: { after: number; prevHash: string; until?: number } = { after: 0, prevHash: GENESIS_HASH },
 ): void {
   const names = streamNames(db);
+  // The hot loop (a million rows in a few seconds): stream names and types as JSON strings once, no objects per row.
+  const quotedStreams = new Map<number, string>();
+  for (const [key, name] of names) quotedStreams.set(key, JSON.stringify(name));
+  const quotedTypes = new Map<string, string>();
   const commitMeta = db.prepare<[number], { metadata: string | null }>('SELECT metadata FROM events WHERE position = ?');
   const rows = db.prepare<[number, number], Row>('SELECT position, event_id, stream_key, revision, type, data, metadata, commit_position, hash FROM events WHERE position > ? AND position <= ? ORDER BY position').raw();
   let prevHash = from.prevHash;
@@ -146,15 +150,22 @@ export function walkChain(
       lastCommit = commit;
     }
     const found = stored ? stored.toString('hex') : null;
-    const content = { id: eventId, stream: names.get(streamKey) ?? `#${streamKey}`, revision, position, type, data, metadata: lastMeta };
+    let quotedType = quotedTypes.get(type);
+    if (quotedType === undefined) quotedTypes.set(type, (quotedType = JSON.stringify(type)));
+    const quotedStream = quotedStreams.get(streamKey) ?? JSON.stringify(`#${streamKey}`);
+    const quotedId = JSON.stringify(eventId);
     // The stored text first (canonical since it is stored so); then its canonical form, for rows
     // written before. A stored text that is not canonical cannot give the hash of the canonical one.
-    let expected = chainHash(prevHash, content);
+    // Same document as chainDocument, built inline.
+    // (A row without a hash, as in the upgrade, goes straight to the canonical form.)
+    let expected = found === null ? '' : createHash('sha256')
+      .update(`{"data":${data},"id":${quotedId},"metadata":${lastMeta},"position":${position},"prevHash":"${prevHash}","revision":${revision},"stream":${quotedStream},"type":${quotedType}}`)
+      .digest('hex');
     if (expected !== found) {
       lastCanonicalMeta ??= canonicalJson(JSON.parse(lastMeta));
-      expected = chainHash(prevHash, { ...content, data: canonicalJson(JSON.parse(data)), metadata: lastCanonicalMeta });
+      expected = chainHash(prevHash, { id: eventId, stream: names.get(streamKey) ?? `#${streamKey}`, revision, position, type, data: canonicalJson(JSON.parse(data)), metadata: lastCanonicalMeta });
     }
-    if (!visit({ position, eventId, expected, found })) return;
+    if (!visit(position, eventId, expected, found)) return;
     prevHash = found ?? expected;
   }
 }
@@ -179,18 +190,18 @@ export function verifyChain(db: Database.Database, range: { after: number; until
     }
     head = { position: range.after, hash: before.hash ? before.hash.toString('hex') : GENESIS_HASH };
   }
-  walkChain(db, (row) => {
+  walkChain(db, (position, eventId, expected, found) => {
     checked += 1;
-    if (row.position !== head.position + 1) {
+    if (position !== head.position + 1) {
       // A deleted event: the next one's hash was taken over the deleted one's, and says so.
-      broken = { position: head.position + 1, eventId: null, reason: 'position_gap', expected: `an event at position ${head.position + 1}`, found: `the next event is at ${row.position} (${row.eventId})` };
+      broken = { position: head.position + 1, eventId: null, reason: 'position_gap', expected: `an event at position ${head.position + 1}`, found: `the next event is at ${position} (${eventId})` };
       return false;
     }
-    if (row.found === null || row.found !== row.expected) {
-      broken = { position: row.position, eventId: row.eventId, reason: row.found === null ? 'missing_hash' : 'hash_mismatch', expected: row.expected, found: row.found };
+    if (found === null || found !== expected) {
+      broken = { position, eventId, reason: found === null ? 'missing_hash' : 'hash_mismatch', expected, found };
       return false;
     }
-    head = { position: row.position, hash: row.found };
+    head = { position, hash: found };
     return true;
   }, { after: range.after, prevHash: head.hash, ...(range.until !== undefined ? { until: range.until } : {}) });
   return { ok: !broken, checked, head, ...(broken ? { broken } : {}), ms: Math.round(performance.now() - started) };
@@ -214,8 +225,8 @@ export function upgradeChain(db: Database.Database): number {
     db.exec('ALTER TABLE events ADD COLUMN hash BLOB');
     const set = db.prepare<[Buffer, number]>('UPDATE events SET hash = ? WHERE position = ?');
     const updates: Array<[Buffer, number]> = [];
-    walkChain(db, (row) => {
-      updates.push([Buffer.from(row.expected, 'hex'), row.position]);
+    walkChain(db, (position, _eventId, expected) => {
+      updates.push([Buffer.from(expected, 'hex'), position]);
       return true;
     });
     for (const u of updates) set.run(...u);
