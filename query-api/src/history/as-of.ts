@@ -150,6 +150,8 @@ export interface AsOfOptions {
 /** Replays companies' states as of moments, with a small cache. */
 export class AsOfReplayer {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Replays run one at a time: each holds a company's records in memory while it builds. */
+  private running: Promise<unknown> = Promise.resolve();
   private readonly ttlMs: number;
   private readonly maxSnapshots: number;
   private readonly now: () => number;
@@ -175,7 +177,8 @@ export class AsOfReplayer {
       this.cache.set(key, hit);
       return { ...(await hit.snapshot), asOf: asOf.toISOString() };
     }
-    const snapshot = this.replay(companyId, position, asOf);
+    const snapshot = this.running.then(() => this.replay(companyId, position, asOf));
+    this.running = snapshot.catch(() => undefined);
     this.cache.set(key, { snapshot, expires: now + this.ttlMs });
     snapshot.catch(() => this.cache.delete(key));
     while (this.cache.size > this.maxSnapshots) this.cache.delete(this.cache.keys().next().value!);
