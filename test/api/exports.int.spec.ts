@@ -279,3 +279,81 @@ describe('Excel reports', () => {
     expect(names.sort()).toEqual(['bo-invoice.pdf', 'bo-receipt.jpg']);
   });
 });
+
+describe('split transactions (issue 16 item 5)', () => {
+  async function book(buffer: Buffer) {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(buffer as unknown as ArrayBuffer);
+    return wb;
+  }
+  /** The Summary sheet's breakdown under `title`: key → [count, amount]. */
+  function breakdown(wb: ExcelJS.Workbook, title: string): Map<string, [unknown, unknown]> {
+    const out = new Map<string, [unknown, unknown]>();
+    let inside = false;
+    wb.getWorksheet('Summary')!.eachRow((row) => {
+      const first = row.getCell(1).value;
+      if (first === title) inside = true;
+      else if (inside && (first === null || first === undefined || first === '')) inside = false;
+      else if (inside) out.set(String(first), [row.getCell(2).value, row.getCell(3).value]);
+    });
+    return out;
+  }
+
+  it('summaries by category, cost code and job number use the parts; details show them; a stale split counts nowhere', async () => {
+    const ids = new Map<string, string>();
+    for (const c of ['Fuel', 'Meals', 'Office']) ids.set(c, (await api.http.post('/api/masterdata/categories').set(ada.headers()).send({ name: c }).expect(201)).body.id);
+    for (const j of ['J-100', 'J-200', 'J-300']) await api.http.post('/api/masterdata/job_numbers').set(ada.headers()).send({ name: j }).expect(201);
+    for (const [cc, c] of [['01-200', 'Fuel'], ['01-300', 'Meals'], ['01-400', 'Office']] as const) await api.http.post('/api/masterdata/cost_codes').set(ada.headers()).send({ name: cc, category_id: ids.get(c) }).expect(201);
+    // Office Depot (-200.00, Office / J-200 / 01-400): 150.00 stays in Office, 50.00 is fuel for job J-100.
+    const parts = [
+      { amount: -150, category: 'Office', job_number: 'J-200', cost_code: '01-400' },
+      { amount: -50, category: 'Fuel', job_number: 'J-100', cost_code: '01-200', note: 'Generator fuel' },
+    ];
+    await api.http.post(`/api/ai/splitting/${tx.get('Office Depot')}`).set(ada.headers()).send({ parts }).expect(200);
+
+    const pdf = await download(ada, 'pdf', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31', groupBy: 'date' });
+    expect(pdf.status).toBe(200);
+    const all = (await pdfText(pdf.body)).join('\n');
+    // Summary: Fuel 60 + 45.25 + 50 (3 entries), Office -150 + 25; cost code 01-200 as Fuel; job J-100: 60 + 12.50 + 50, J-200: -150 + 25.
+    expect(all).toMatch(/Fuel\s*3\s*-\$155\.25/);
+    expect(all).toMatch(/Office\s*2\s*-\$125\.00/);
+    expect(all).toMatch(/01-200\s*3\s*-\$155\.25/);
+    expect(all).toMatch(/J-100\s*3\s*-\$122\.50/);
+    expect(all).toMatch(/J-200\s*2\s*-\$125\.00/);
+    // Details: the parts under the row, with their names and amounts; the row and the subtotal keep the whole amount.
+    expect(all).toMatch(/Split 1 of 2\s*Office\s*01-400\s*J-200\s*-\$150\.00/);
+    expect(all).toMatch(/Split 2 of 2: Generator fuel\s*Fuel\s*01-200\s*J-100\s*-\$50\.00/);
+    expect(all).toMatch(/Subtotal February 2026: 3 records\s*-\$220\.25/);
+
+    const xlsx = await download(ada, 'excel', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31' });
+    expect(xlsx.status).toBe(200);
+    let wb = await book(xlsx.body);
+    expect(breakdown(wb, 'By category').get('Fuel')).toEqual([3, -155.25]);
+    expect(breakdown(wb, 'By category').get('Office')).toEqual([2, -125]);
+    expect(breakdown(wb, 'By cost code').get('01-400')).toEqual([2, -125]);
+    expect(breakdown(wb, 'By job number').get('J-100')).toEqual([3, -122.5]);
+    const ws = wb.getWorksheet('Transactions')!;
+    const header = ws.getRow(1).values as unknown[];
+    const splitCol = header.indexOf('Split');
+    expect(splitCol).toBeGreaterThan(0);
+    const rowOf = (sheet: ExcelJS.Worksheet, description: string) => {
+      let found: ExcelJS.Row | undefined;
+      sheet.eachRow((r) => {
+        if (r.getCell(2).value === description) found = r;
+      });
+      return found!;
+    };
+    const depot = rowOf(ws, 'Office Depot');
+    expect(depot.getCell(3).value).toBe(-200);
+    expect(depot.getCell(splitCol).value).toBe('Office / J-200 / 01-400: -$150.00; Fuel / J-100 / 01-200: -$50.00 (Generator fuel)');
+    expect(rowOf(ws, 'Shell Fuel').getCell(splitCol).value ?? null).toBeNull();
+
+    // The amount edited after the split: the split is stale, the summaries go back to the row's own fields.
+    const edit = await api.http.put(`/api/transactions/${tx.get('Office Depot')}`).set(ada.headers()).send({ description: 'Office Depot', category: 'Office', job_number: 'J-200', cost_code: '01-400', amount: -210 });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    wb = await book((await download(ada, 'excel', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31' })).body);
+    expect(breakdown(wb, 'By category').get('Fuel')).toEqual([2, -105.25]);
+    expect(breakdown(wb, 'By category').get('Office')).toEqual([2, -185]);
+    expect(String(rowOf(wb.getWorksheet('Transactions')!, 'Office Depot').getCell(splitCol).value)).toMatch(/^Stale, saved for -\$200\.00: Office/);
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * The summary of a report, folded row by row (rows arrive a page at a time; nothing is kept but
  * the running figures and one entry per category, cost code, job number, month and status).
+ * A transaction with a live split (its parts add up to its amount) counts each part under the
+ * part's category, cost code and job number; its count in a breakdown is one per part.
  */
 import {
-  addTally, categoryOf, dashboardFigures, emptyTally, expenseCents, isConfirmedMatch, isIncomplete, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt,
+  addTally, categoryOf, dashboardFigures, emptyTally, expenseCents, isConfirmedMatch, isIncomplete, isLiveSplit, isMatchedReceipt, isMatchedTransaction, isProcessedReceipt,
   isThisWeek, matchTally, percent, receiptTally, transactionFacts, transactionTally, type DashboardFigures, type Tally,
 } from '../analytics/figures';
 import type { ReportRow } from './types';
@@ -108,7 +110,7 @@ export class SummaryFold {
       const t = this.t;
       t.count++;
       t.net += row.amountCents;
-      const facts = transactionFacts({ amountCents: row.amountCents, description: row.description, category: row.category, jobNumber: row.jobNumber, costCode: row.costCode, receiptCount: row.receipts.length });
+      const facts = transactionFacts({ amountCents: row.amountCents, description: row.description, category: row.category, jobNumber: row.jobNumber, costCode: row.costCode, receiptCount: row.receipts.length, split: row.split ?? null });
       this.accumulate(transactionTally(facts));
       const expense = expenseCents(facts);
       t.expense += expense;
@@ -122,9 +124,18 @@ export class SummaryFold {
       side.netCents += row.amountCents;
       if (isIncomplete(facts)) t.incomplete++;
       for (const g of ['description', 'category', 'jobNumber', 'costCode'] as const) if (facts.missing[g]) this.missing[g]++;
-      this.categories.add(categoryOf(facts), row.amountCents);
-      this.costCodes.add(row.costCode, row.amountCents);
-      this.jobNumbers.add(row.jobNumber, row.amountCents);
+      if (isLiveSplit(row.amountCents, row.split)) {
+        // A live split: each part to its own category, cost code and job number (ADR 0014, splits).
+        for (const p of row.split.parts) {
+          this.categories.add(categoryOf({ category: p.category.trim() || null }), p.amountCents);
+          this.costCodes.add(p.costCode, p.amountCents);
+          this.jobNumbers.add(p.jobNumber, p.amountCents);
+        }
+      } else {
+        this.categories.add(categoryOf(facts), row.amountCents);
+        this.costCodes.add(row.costCode, row.amountCents);
+        this.jobNumbers.add(row.jobNumber, row.amountCents);
+      }
       this.months.add(row.date.slice(0, 7), row.amountCents);
     } else if (row.type === 'receipt') {
       const record = { processingStatus: row.status, matchCount: row.matched ? 1 : 0, totalCents: row.amountCents };

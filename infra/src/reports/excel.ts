@@ -8,7 +8,7 @@
 import ExcelJS from 'exceljs';
 import type { Writable } from 'node:stream';
 import { neutralise, type ReportMeta, type ReportRow, type ReportSummary } from '@paperlink/domain';
-import { dollars } from './format';
+import { dollars, money } from './format';
 
 const MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00';
 const DATE = 'yyyy-mm-dd';
@@ -48,9 +48,21 @@ const TRANSACTIONS: SheetSpec<Extract<ReportRow, { type: 'transaction' }>> = {
     { header: 'Receipts', key: 'receipts', width: 30 },
     { header: 'Created by', key: 'owner', width: 20 },
     { header: 'Id', key: 'id', width: 38 },
+    { header: 'Split', key: 'split', width: 60 },
   ],
-  values: (r) => [day(r.date), text(r.description), cents(r.amountCents), cents(r.salesTaxCents), text(r.category), text(r.costCode), text(r.jobNumber), r.receipts.length > 0 ? 'Matched' : 'Unmatched', text(r.receipts.join(', ')), text(r.owner), r.id],
+  values: (r) => [day(r.date), text(r.description), cents(r.amountCents), cents(r.salesTaxCents), text(r.category), text(r.costCode), text(r.jobNumber), r.receipts.length > 0 ? 'Matched' : 'Unmatched', text(r.receipts.join(', ')), text(r.owner), r.id, text(splitText(r))],
 };
+
+/**
+ * A split transaction's parts in one cell (the row keeps its own amount, so totals and filters
+ * stay right): "category / job number / cost code: amount" per part, separated by "; ". A stale
+ * split (the amount changed after it was saved; counted nowhere, ADR 0014) says so first.
+ */
+export function splitText(r: Extract<ReportRow, { type: 'transaction' }>): string | null {
+  if (!r.split || r.split.parts.length === 0) return null;
+  const parts = r.split.parts.map((p) => `${p.category} / ${p.jobNumber} / ${p.costCode}: ${money(p.amountCents)}${p.note ? ` (${p.note})` : ''}`).join('; ');
+  return r.split.totalCents === r.amountCents ? parts : `Stale, saved for ${money(r.split.totalCents)}: ${parts}`;
+}
 
 const receiptSpec = (meta: ReportMeta): SheetSpec<Extract<ReportRow, { type: 'receipt' }>> => ({
   name: 'Receipts',

@@ -192,7 +192,9 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
           header();
           group = { key: g.key, label: g.label, count: 0, cents: 0 };
         }
-        room(ROW_H);
+        const parts = splitLines(row);
+        // The row and its split lines stay together on a page.
+        room(ROW_H * (1 + parts.length));
         if (zebra) doc.rect(MARGIN, y, right() - MARGIN, ROW_H).fill('#f7f7f7');
         zebra = !zebra;
         doc.fillColor('black').font('body').fontSize(SIZE);
@@ -202,6 +204,19 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
           x += c.width;
         }
         y += ROW_H;
+        if (parts.length > 0) {
+          doc.fillColor('#444444').font('body').fontSize(SIZE - 0.5);
+          for (const line of parts) {
+            let px = MARGIN;
+            for (const c of columns) {
+              cell(line[c.title] ?? '', px, y - 2, c);
+              px += c.width;
+            }
+            y += ROW_H - 2;
+          }
+          y += 2;
+          doc.fillColor('black');
+        }
         group.count++;
         group.cents += subtotalCents(row);
         if (row.type !== 'match') {
@@ -219,6 +234,26 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
   }
   doc.end();
   await done;
+}
+
+/**
+ * The lines drawn under a split transaction's row, by column title: one per part (its category,
+ * cost code, job number and amount), or, when the amount changed after the split was saved (a
+ * stale split, counted nowhere: ADR 0014), the parts with a line saying so.
+ */
+export function splitLines(row: ReportRow): Array<Record<string, string>> {
+  if (row.type !== 'transaction' || !row.split || row.split.parts.length === 0) return [];
+  const { parts, totalCents } = row.split;
+  const stale = totalCents !== row.amountCents;
+  const lines = parts.map((p, i): Record<string, string> => ({
+    Description: `   Split ${i + 1} of ${parts.length}${p.note ? `: ${p.note}` : ''}`,
+    Category: p.category,
+    'Cost code': p.costCode,
+    'Job number': p.jobNumber,
+    Amount: money(p.amountCents),
+  }));
+  if (stale) lines.push({ Description: `   Split saved for ${money(totalCents)}: the amount changed since, not counted` });
+  return lines;
 }
 
 /** A receipt's pages under its row: each scaled into the space left, or on a new page. */
