@@ -30,7 +30,7 @@ import {
   TokenService,
   type PasswordHasher,
 } from '@paperlink/command-api';
-import { allProjections, ProjectionRunner } from '@paperlink/projections';
+import { allProjections, GenerationalReadStore, ProjectionRunner, type Projection } from '@paperlink/projections';
 import { accountQueryRouter, accountViews, analyticsQueryRouter, AsOfReplayer, asOfReads, exportRouter, historyRouter, masterDataQueryRouter, matchQueryRouter, queryOperations, receiptQueryRouter, RequestScopedReadStore, transactionQueryRouter } from '@paperlink/query-api';
 import { EmbeddedReadStore } from './readstore/embedded';
 import {
@@ -61,6 +61,7 @@ import { ModelChain } from './llm/chain';
 import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { aiMoreRouters } from './ai-more/wiring';
 import { auditRouter } from './audit/routes';
+import { systemRouter } from './system/routes';
 import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -86,6 +87,8 @@ export interface PaperlinkOptions {
   reader?: ReceiptReader;
   /** Don't start job workers (tools that only read). */
   noJobs?: boolean;
+  /** The projections to run (default: allProjections(); a test may pass a new version of one). */
+  projections?: Projection[];
 }
 
 /** The composition root: adapters, projections, command and query routers, the web app. */
@@ -96,11 +99,14 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
     if (!config.EVENTSTORE_URL) upgradeRequestRecords(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
-    const { events, readStore, blobs, jobs } = adapters;
+    const { events, blobs, jobs } = adapters;
+    const projections = options.projections ?? allProjections();
+    // Queries and projectors see each projection's live generation (blue-green rebuilds).
+    const readStore = await GenerationalReadStore.open(adapters.readStore, projections);
     // CPU-heavy steps (CSV parsing, PDF checks and rendering, thumbnails) run here, never on the request thread.
     const workerPool = new WorkerPool({ size: config.WORKER_THREADS });
     const cpu = offThread(workerPool);
-    const runner = new ProjectionRunner(events, readStore, allProjections());
+    const runner = new ProjectionRunner(events, readStore, projections);
     await runner.start();
     // Receipt files a crash left without a receipt are removed, once the read models hold every receipt.
     let stopping = false;
@@ -296,6 +302,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(exportRouter({ store: readStore, blobs, render: (job, source, out) => renderReport(workerPool, job, source, out) }));
     api.use(matchRouter(matchDeps));
     api.use(auditRouter({ pool: workerPool, eventsFile: config.EVENTSTORE_URL ? undefined : dir.eventsFile, secret }));
+    api.use(systemRouter({ runner, events }));
     api.use(settingsRouter({ bus, llm, settings: settingsOf, views: (companyId) => companySettingViews(readStore, companyId) }));
     api.use(llmTestRouter({
       llm,

@@ -1,6 +1,9 @@
 import type { Checkpoint, EventStore, ReadStore, RecordedEvent, Subscription } from '@paperlink/domain';
 import type { Projection } from './projection';
 import { UnitOfWork } from './unit-of-work';
+import { buildCheckpointName, GenerationalReadStore } from './generations';
+
+export { GenerationalReadStore, GENERATIONS, physicalName } from './generations';
 
 /** Projection work runs at most this long before the event loop gets a turn. */
 const SLICE_MS = 20;
@@ -12,6 +15,28 @@ export interface RebuildProgress {
   total: number;
   position: number;
 }
+
+/** A blue-green rebuild of one projection, as the System page and `make rebuild` show it. */
+export interface BlueGreenStatus {
+  projection: string;
+  version: number;
+  generation: number;
+  state: 'building' | 'switched' | 'failed';
+  /** Events of the log read so far (every type; the projection applies the ones it handles). */
+  processed: number;
+  position: number;
+  /** Head of the log when last measured. */
+  head: number;
+  eventsPerSecond: number;
+  /** Seconds until it catches up at the current rate (null before a rate is known). */
+  secondsLeft: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  error?: string;
+}
+
+/** Events read per batch by a background rebuild. */
+const BUILD_BATCH = 2000;
 
 interface Waiter {
   position: number;
@@ -32,6 +57,11 @@ export class ProjectionRunner {
   /** Position every projection has reached. */
   position = 0;
   private sliceStart = performance.now();
+  /** Serialises live batches with a rebuild's switch-over. */
+  private exclusive: Promise<unknown> = Promise.resolve();
+  private readonly builds = new Map<string, BlueGreenStatus>();
+  private readonly building = new Set<Promise<void>>();
+  private stopped = false;
 
   /**
    * Lets the event loop answer requests between slices of projection work (an import's events
@@ -61,10 +91,16 @@ export class ProjectionRunner {
       for (const [collection, indexes] of Object.entries(p.collections)) await this.store.ensureIndexes(collection, indexes);
     }
     const stored = new Map((await this.store.getCheckpoints()).map((c) => [c.name, c]));
+    const blueGreen: Projection[] = [];
     for (const p of this.projections) {
       const cp = stored.get(p.name);
       if (cp && cp.version === p.version) {
         this.checkpoints.set(p.name, cp);
+      } else if (cp && this.store instanceof GenerationalReadStore) {
+        // A new version: the live generation keeps answering (and following the log) while
+        // the next one is built beside it; see docs/decisions/0015-blue-green-rebuilds.md.
+        this.checkpoints.set(p.name, cp);
+        blueGreen.push(p);
       } else {
         await this.store.drop(Object.keys(p.collections), [p.name]);
         this.checkpoints.set(p.name, { name: p.name, version: p.version, position: 0 });
@@ -83,6 +119,115 @@ export class ProjectionRunner {
       },
       (batch) => this.applyBatch(batch),
     );
+    for (const p of blueGreen) this.rebuildBesideLive(p.name);
+  }
+
+  /** Runs `work` when no live batch is being applied (and holds live batches back meanwhile). */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(work, work);
+    this.exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Rebuilds and switch-overs under way or done since start, newest first. */
+  rebuilds(): BlueGreenStatus[] {
+    return [...this.builds.values()].reverse().map((s) => ({ ...s }));
+  }
+
+  /** Each projection's version, live generation and checkpoint position. */
+  projectionStates(): Array<{ name: string; version: number; generation: number; position: number }> {
+    const store = this.store;
+    return this.projections.map((p) => ({
+      name: p.name,
+      version: p.version,
+      generation: store instanceof GenerationalReadStore ? store.generationOf(p.name) : 0,
+      position: this.checkpoints.get(p.name)?.position ?? 0,
+    }));
+  }
+
+  /** Resolves when every rebuild started so far has switched over or failed. */
+  async rebuildsSettled(): Promise<void> {
+    while (this.building.size > 0) await Promise.all([...this.building]);
+  }
+
+  /**
+   * Blue-green rebuild of one projection: builds the next generation of its collections from
+   * position zero in the background (slices of work with the event loop free between them),
+   * follows the log until it has caught up with the live generation, then switches the alias
+   * over and drops the old generation. Queries answer from the live generation throughout.
+   * Needs a GenerationalReadStore. Returns the status object it keeps up to date.
+   */
+  rebuildBesideLive(name: string): BlueGreenStatus {
+    const store = this.store;
+    if (!(store instanceof GenerationalReadStore)) throw new Error('blue-green rebuilds need a GenerationalReadStore');
+    const p = this.projections.find((x) => x.name === name);
+    if (!p) throw new Error(`no projection named ${name}`);
+    const running = this.builds.get(name);
+    if (running?.state === 'building') return running;
+    const generation = store.generationOf(name) + 1;
+    const status: BlueGreenStatus = { projection: name, version: p.version, generation, state: 'building', processed: 0, position: 0, head: 0, eventsPerSecond: 0, secondsLeft: null, startedAt: new Date().toISOString(), finishedAt: null };
+    this.builds.delete(name);
+    this.builds.set(name, status);
+    const job = this.buildGeneration(store, p, status).catch((error: unknown) => {
+      status.state = 'failed';
+      status.error = error instanceof Error ? error.message : String(error);
+      status.finishedAt = new Date().toISOString();
+      console.error(`rebuild of ${name} failed; the live generation stays:`, error);
+    });
+    this.building.add(job);
+    void job.finally(() => this.building.delete(job));
+    return status;
+  }
+
+  private async buildGeneration(store: GenerationalReadStore, p: Projection, status: BlueGreenStatus): Promise<void> {
+    const target = store.target(p, status.generation);
+    const cpName = buildCheckpointName(p.name, status.generation);
+    await target.drop(Object.keys(p.collections), [cpName]);
+    for (const [collection, indexes] of Object.entries(p.collections)) await target.ensureIndexes(collection, indexes);
+    const started = performance.now();
+    let after = 0;
+    let slice = performance.now();
+    for (;;) {
+      if (this.stopped) throw new Error('stopped before it caught up');
+      const batch = await this.events.readAll({ after, maxCount: BUILD_BATCH });
+      if (batch.length > 0) {
+        let uow = new UnitOfWork(target);
+        for (const [i, event] of batch.entries()) {
+          if (p.handles.has(event.type)) await p.apply(event, uow.viewFor(event));
+          if (i === batch.length - 1 || uow.size >= COMMIT_DOCS) {
+            await target.commit(uow.writes, [{ name: cpName, version: p.version, position: event.position }]);
+            uow = new UnitOfWork(target);
+          }
+          if (performance.now() - slice > SLICE_MS) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            slice = performance.now();
+          }
+        }
+        after = batch[batch.length - 1]!.position;
+        status.processed += batch.length;
+        status.position = after;
+        status.head = Math.max(after, await this.events.headPosition());
+        const seconds = (performance.now() - started) / 1000;
+        status.eventsPerSecond = Math.round(status.processed / Math.max(seconds, 0.001));
+        status.secondsLeft = status.eventsPerSecond > 0 ? Math.max(0, status.head - after) / status.eventsPerSecond : null;
+      }
+      // Caught up with the live generation? Then switch while no live batch is in flight.
+      const switched = await this.serially(async () => {
+        if (after < this.checkpoints.get(p.name)!.position) return false;
+        const cp: Checkpoint = { name: p.name, version: p.version, position: after };
+        await store.switchTo(p, status.generation, cp);
+        this.checkpoints.set(p.name, cp);
+        return true;
+      });
+      if (switched) break;
+      if (batch.length === 0) await new Promise<void>((resolve) => setTimeout(resolve, 20));
+    }
+    status.state = 'switched';
+    status.secondsLeft = 0;
+    status.finishedAt = new Date().toISOString();
+    this.position = this.minPosition();
+    this.releaseWaiters();
+    await store.flush();
   }
 
   private minPosition(): number {
@@ -92,7 +237,11 @@ export class ProjectionRunner {
   }
 
   /** Applies a batch to every projection behind it and commits writes with checkpoints. */
-  async applyBatch(batch: RecordedEvent[]): Promise<void> {
+  applyBatch(batch: RecordedEvent[]): Promise<void> {
+    return this.serially(() => this.applyLive(batch));
+  }
+
+  private async applyLive(batch: RecordedEvent[]): Promise<void> {
     if (batch.length === 0) return;
     const last = batch[batch.length - 1]!.position;
     const behind = this.projections.filter((p) => this.checkpoints.get(p.name)!.position < last);
@@ -159,6 +308,8 @@ export class ProjectionRunner {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.building]);
     await this.subscription?.close();
     this.subscription = undefined;
   }
