@@ -31,7 +31,7 @@ import {
   type PasswordHasher,
 } from '@paperlink/command-api';
 import { allProjections, GenerationalReadStore, ProjectionRunner, type Projection } from '@paperlink/projections';
-import { accountQueryRouter, accountViews, analyticsQueryRouter, AsOfReplayer, asOfReads, exportRouter, historyRouter, masterDataQueryRouter, matchQueryRouter, queryOperations, receiptQueryRouter, RequestScopedReadStore, transactionQueryRouter } from '@paperlink/query-api';
+import { accountQueryRouter, accountViews, analyticsQueryRouter, AsOfReplayer, asOfReads, exportRouter, historyRouter, masterDataQueryRouter, matchQueryRouter, queryOperations, receiptQueryRouter, transactionQueryRouter } from '@paperlink/query-api';
 import { EmbeddedReadStore } from './readstore/embedded';
 import {
   getMasterItem, getMatch, getReceipt, getTransaction, getUsers, membersOfCompany, RECEIPTS, receiptsWithBytes, toReceiptViews, toTransactionViews,
@@ -250,12 +250,11 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(companyRouter({ bus, events, views, access }));
     api.use(accountQueryRouter(views, access));
     api.use(masterDataQueryRouter(readStore));
-    // History and as-of reads (issue 17, items 1-2): with `asOf`, the lists and records below read the
-    // company's state replayed to that moment (query-api/src/history).
-    const asOfStore = new RequestScopedReadStore(readStore);
-    api.use(asOfReads(new AsOfReplayer(events, { newStore: () => new EmbeddedReadStore() }), asOfStore));
+    // History and as-of reads (issue 17, items 1-2): with `asOf`, the transactions, receipts and
+    // matches reads answer from the company's state replayed to that moment (query-api/src/history).
+    api.use(asOfReads(new AsOfReplayer(events, { newStore: () => new EmbeddedReadStore() })));
     api.use(historyRouter({ events, store: readStore }));
-    api.use(transactionQueryRouter(asOfStore));
+    api.use(transactionQueryRouter(readStore));
     api.use(importRouter({
       bus,
       members: async (companyId) => {
@@ -295,10 +294,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return doc ? ((await toTransactionViews(readStore, [doc], undefined, scope))[0] as unknown as Record<string, unknown>) : null;
       },
     }));
-    api.use(receiptQueryRouter({ store: asOfStore, blobs, thumbnail: (bytes, kind) => cpu.thumbnail(bytes, kind) }));
+    api.use(receiptQueryRouter({ store: readStore, blobs, thumbnail: (bytes, kind) => cpu.thumbnail(bytes, kind) }));
     api.use(receiptRouter(receiptDeps));
-    api.use(matchQueryRouter(asOfStore));
-    api.use(analyticsQueryRouter(readStore));
+    api.use(matchQueryRouter(readStore));
+    api.use(analyticsQueryRouter(readStore, { xlsx: (rows) => cpu.analyticsXlsx(rows) }));
     api.use(exportRouter({ store: readStore, blobs, render: (job, source, out) => renderReport(workerPool, job, source, out) }));
     api.use(matchRouter(matchDeps));
     api.use(auditRouter({ pool: workerPool, eventsFile: config.EVENTSTORE_URL ? undefined : dir.eventsFile, secret }));

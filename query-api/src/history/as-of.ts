@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Doc, EventStore, ReadStore, RecordedEvent } from '@paperlink/domain';
+import type { EventStore, ReadStore, RecordedEvent } from '@paperlink/domain';
 import {
   COMPANY_STATS,
   companiesProjection,
@@ -196,54 +195,9 @@ export class AsOfReplayer {
 }
 
 /**
- * A read store that answers from the as-of state of the request in progress, when there is
- * one, and from the live store otherwise. The list and record routers are given it, and the
- * as-of middleware (./routes.ts) runs the rest of the request inside the snapshot's scope.
+ * The read store a list or record read answers from: the state as of the request's `asOf` when
+ * the as-of middleware (./routes.ts) put one on the response, else the live one.
  */
-export class RequestScopedReadStore implements ReadStore {
-  private readonly scope = new AsyncLocalStorage<ReadStore>();
-  readonly peek?: (collection: string, id: string) => Doc | null;
-
-  constructor(private readonly live: ReadStore) {
-    if (live.peek) this.peek = (collection, id) => (this.current.peek ?? live.peek!.bind(live))(collection, id);
-  }
-
-  get kind(): string {
-    return this.live.kind;
-  }
-
-  private get current(): ReadStore {
-    return this.scope.getStore() ?? this.live;
-  }
-
-  /** Runs `fn` (the rest of a request) reading from `store`. */
-  run<R>(store: ReadStore, fn: () => R): R {
-    return this.scope.run(store, fn);
-  }
-
-  collection<T extends Doc = Doc>(name: string) {
-    return this.current.collection<T>(name);
-  }
-  ensureIndexes(collection: string, indexes: string[][]) {
-    return this.live.ensureIndexes(collection, indexes);
-  }
-  getMany(collection: string, ids: string[]) {
-    return this.current.getMany(collection, ids);
-  }
-  // Writes only ever go to the live store (the routers given this store only read).
-  commit(...args: Parameters<ReadStore['commit']>) {
-    return this.live.commit(...args);
-  }
-  getCheckpoints() {
-    return this.live.getCheckpoints();
-  }
-  drop(...args: Parameters<ReadStore['drop']>) {
-    return this.live.drop(...args);
-  }
-  flush() {
-    return this.live.flush();
-  }
-  close() {
-    return this.live.close();
-  }
+export function readStoreOf(res: { locals: Record<string, unknown> }, live: ReadStore): ReadStore {
+  return (res.locals.asOfStore as ReadStore | undefined) ?? live;
 }

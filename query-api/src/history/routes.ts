@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { type EventStore, type ReadStore, type RequestContext } from '@paperlink/domain';
 import { IdParam, requireCompany } from '@paperlink/command-api';
-import type { AsOfReplayer, RequestScopedReadStore } from './as-of';
+import type { AsOfReplayer } from './as-of';
 import { HISTORY_KINDS, recordHistory } from './timeline';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -38,13 +38,13 @@ const AS_OF_PATH = /^\/(?:(?:transactions|receipts)(?:\/[^/]+)?|matches(?:\/pend
 
 /**
  * Runs a read with `asOf` against the company's state at that moment: the replayed read
- * models (./as-of.ts) stand in for the live ones for the rest of the request, so the router's
- * own filters, sort, paging and scoping apply. Admins and auditors read the company as it was;
+ * models (./as-of.ts) go on the response (`readStoreOf`), and the list and record routers read
+ * from them instead of the live ones, with their own filters, sort, paging and scoping. Admins and auditors read the company as it was;
  * a plain member may use it too and, as on the live lists, sees only their own records
  * (the scope comes from the request's current role, never from the replayed one).
  * The answer says which state it is: X-As-Of (the moment) and X-As-Of-Position (the log position).
  */
-export function asOfReads(replayer: AsOfReplayer, scoped: RequestScopedReadStore): RequestHandler {
+export function asOfReads(replayer: AsOfReplayer): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'GET' || req.query.asOf === undefined || !AS_OF_PATH.test(req.path)) return next();
     const ctx = ctxOf(res);
@@ -55,6 +55,7 @@ export function asOfReads(replayer: AsOfReplayer, scoped: RequestScopedReadStore
     res.setHeader('X-As-Of', new Date(asOf).toISOString());
     res.setHeader('X-As-Of-Position', String(snapshot.position));
     res.setHeader('Cache-Control', 'private, no-store');
-    scoped.run(snapshot.store, () => next());
+    res.locals.asOfStore = snapshot.store;
+    next();
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NotFoundError, type BlobStore, type ReadStore, type RequestContext } from '@paperlink/domain';
 import { calendarDate, requireCompany, validIdParams } from '@paperlink/command-api';
 import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort } from '@paperlink/projections';
+import { readStoreOf } from '../history/as-of';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
@@ -63,13 +64,15 @@ export const RECEIPT_FILE_CSP = "sandbox; default-src 'none'; img-src 'self' dat
 
 /** Receipt reads. Admins see the company's; everyone else only their own. */
 export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
-  const { store, blobs } = deps;
+  const { blobs } = deps;
+  // The live read models, or the state as of `asOf` on the list and record reads (history/as-of.ts).
+  const storeOf = (res: Response) => readStoreOf(res, deps.store);
   const router = validIdParams(Router());
   const company = requireCompany();
 
   const visible = async (res: Response, id: string): Promise<ReceiptDoc> => {
     const ctx = ctxOf(res);
-    const doc = await getReceipt(store, ctx.companyId!, id);
+    const doc = await getReceipt(storeOf(res), ctx.companyId!, id);
     if (!doc || (ctx.role !== 'admin' && doc.userId !== ctx.userId)) throw new NotFoundError('Receipt not found', 'receipt_not_found');
     return doc;
   };
@@ -95,6 +98,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     const q = ReceiptListQuery.parse(req.query);
     const userId = ctx.role === 'admin' ? q.userId : ctx.userId!;
     const { userId: _ignored, ...rest } = q;
+    const store = storeOf(res);
     const { docs, total, pages } = await listReceipts(store, { ...rest, companyId: ctx.companyId!, ...(userId ? { userId } : {}) });
     res.json({ receipts: await toReceiptViews(store, docs, ctx.role === 'admin' ? {} : { userId: ctx.userId! }), pagination: { page: q.page, limit: q.limit, total, pages } });
   });
@@ -102,7 +106,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
   router.get('/receipts/:id', company, async (req, res) => {
     const doc = await visible(res, String(req.params.id));
     const ctx = ctxOf(res);
-    const [view] = await toReceiptViews(store, [doc], ctx.role === 'admin' ? {} : { userId: ctx.userId! });
+    const [view] = await toReceiptViews(storeOf(res), [doc], ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     res.json({ receipt: view });
   });
 
@@ -137,7 +141,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
   const duplicates = async (req: { params: Record<string, string> }, res: Response) => {
     const doc = await visible(res, String(req.params.id));
     const ctx = ctxOf(res);
-    const found = await receiptDuplicates(store, doc, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
+    const found = await receiptDuplicates(storeOf(res), doc, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     res.json({ duplicateAnalysis: { isDuplicate: found.length > 0, duplicates: found } });
   };
   router.get('/receipts/:id/duplicates', company, (req, res) => duplicates(req as never, res));

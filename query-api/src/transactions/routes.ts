@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NotFoundError, type ReadStore, type RequestContext } from '@paperlink/domain';
 import { calendarDate, requireCompany, validIdParams } from '@paperlink/command-api';
 import { getTransaction, listMasterItems, listTransactions, toTransactionViews, TRANSACTION_SORTS, type TransactionSort } from '@paperlink/projections';
+import { readStoreOf } from '../history/as-of';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
@@ -28,28 +29,30 @@ export const TransactionListQuery = z.object({
 });
 
 /** Transaction reads. Admins see the company's; everyone else only their own. */
-export function transactionQueryRouter(store: ReadStore): Router {
+export function transactionQueryRouter(live: ReadStore): Router {
   const router = validIdParams(Router());
-  const categoryIds = async (companyId: string) =>
+  const categoryIds = async (store: ReadStore, companyId: string) =>
     new Map((await listMasterItems(store, companyId, 'categories')).map((c) => [c.name.toLowerCase(), c.id]));
 
   router.get('/transactions', requireCompany(), async (req, res) => {
     const ctx = ctxOf(res);
+    const store = readStoreOf(res, live); // the live read models, or the state as of `asOf` (history/as-of.ts)
     const q = TransactionListQuery.parse(req.query);
     const userId = ctx.role === 'admin' ? q.userId : ctx.userId!;
     const { userId: _ignored, ...rest } = q;
     const { docs, total, pages } = await listTransactions(store, { ...rest, companyId: ctx.companyId!, ...(userId ? { userId } : {}) });
     res.json({
-      transactions: await toTransactionViews(store, docs, await categoryIds(ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! }),
+      transactions: await toTransactionViews(store, docs, await categoryIds(store, ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! }),
       pagination: { page: q.page, limit: q.limit, total, pages },
     });
   });
 
   router.get('/transactions/:id', requireCompany(), async (req, res) => {
     const ctx = ctxOf(res);
+    const store = readStoreOf(res, live);
     const doc = await getTransaction(store, ctx.companyId!, String(req.params.id));
     if (!doc || (ctx.role !== 'admin' && doc.userId !== ctx.userId)) throw new NotFoundError('Transaction not found', 'transaction_not_found');
-    const [view] = await toTransactionViews(store, [doc], await categoryIds(ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! });
+    const [view] = await toTransactionViews(store, [doc], await categoryIds(store, ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     res.json({ transaction: view });
   });
 
