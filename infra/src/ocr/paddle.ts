@@ -79,16 +79,34 @@ export function createPaddleOcr(options: PaddleOcrOptions): PaddleOcr {
 }
 
 /**
- * Lines in reading order (top to bottom, then left to right), NFKC-normalised (the model's
- * dictionary is Chinese and gives full-width brackets and colons), confidences 0..100.
+ * Lines in reading order (top to bottom, then left to right), confidences 0..100, each line's
+ * text through `paddleLineText`.
  */
 export function toOcrResult(lines: readonly PaddleLine[]): OcrResult {
   const words: OcrWord[] = lines
-    .map((l) => ({ text: l.text.normalize('NFKC').trim(), confidence: l.mean * 100, bbox: boxOf(l.box) }))
+    .map((l) => ({ text: paddleLineText(l.text), confidence: l.mean * 100, bbox: boxOf(l.box) }))
     .filter((w) => w.text.length > 0)
     .sort((a, b) => (a.bbox.y0 + a.bbox.y1) - (b.bbox.y0 + b.bbox.y1) || a.bbox.x0 - b.bbox.x0);
   const confidence = words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0;
   return { text: words.map((w) => w.text).join('\n'), confidence, words };
+}
+
+/** A numeric date run into the time after it: the digits between the last separator and the colon. */
+const DATE_INTO_TIME = /(\d{1,2}[/.-]\d{1,2}[/.-])(\d{3,6})(?=:\d{2})/g;
+
+/**
+ * One recognised line as text the extractor reads like any other OCR's: NFKC (the model's
+ * dictionary is Chinese and gives full-width brackets and colons), and the space the recogniser
+ * drops between a date and its time put back ("23/03/20189:34:40AM" is 23/03/2018 9:34:40AM,
+ * "18/03/1809:03" is 18/03/18 09:03). Idempotent.
+ */
+export function paddleLineText(text: string): string {
+  return text.normalize('NFKC').trim().replace(DATE_INTO_TIME, (whole, date: string, digits: string) => {
+    const fourDigitYear = digits.length >= 5 && /^(19|20)/.test(digits);
+    if (fourDigitYear) return `${date}${digits.slice(0, 4)} ${digits.slice(4)}`;
+    if (digits.length <= 4) return `${date}${digits.slice(0, 2)} ${digits.slice(2)}`;
+    return whole;
+  });
 }
 
 function boxOf(points: number[][] | undefined): { x0: number; y0: number; x1: number; y1: number } {
