@@ -6,6 +6,7 @@ import type { CsvParsers, MatchDeps } from '@paperlink/command-api';
 import type { RenderOptions } from '../ocr/pdf';
 import type { ReadReceiptOptions } from '../ocr/read-receipt';
 import type { WorkerPool } from './pool';
+import type { AnalyticsSheetRow } from '@paperlink/query-api';
 import type { CalendarEventRef, CalendarInsights, ParsedCalendar, RankedCandidate, RankTarget, ReceiptInput, SpendLine, TransactionInput } from '@paperlink/domain';
 
 /** PDF steps of reading a receipt (see ocr/read-receipt.ts). */
@@ -25,6 +26,8 @@ export interface OffThread {
   calendar(bytes: Uint8Array, now: string): Promise<ParsedCalendar>;
   calendarInsights(events: CalendarEventRef[], lines: SpendLine[]): Promise<CalendarInsights>;
   rankCandidates(target: RankTarget, others: Array<ReceiptInput | TransactionInput>, limit: number): Promise<RankedCandidate[]>;
+  /** The analytics export's workbook (query-api AnalyticsDeps). */
+  analyticsXlsx(rows: AnalyticsSheetRow[]): Promise<Uint8Array>;
 }
 
 /** A copy of the bytes in a buffer of their own, moved (not copied again) into the worker. */
@@ -66,6 +69,7 @@ export function offThread(pool: WorkerPool): OffThread {
     },
     calendarInsights: (events, lines) => pool.run('calendarInsights', { events, lines }),
     rankCandidates: (target, others, limit) => pool.run('rankCandidates', { target, others, limit }),
+    analyticsXlsx: (rows) => pool.run('analyticsXlsx', { rows }, { timeoutMs: PDF_TIMEOUT_MS }),
     pdf: {
       text: (bytes) => {
         const m = moved(bytes);

@@ -13,6 +13,7 @@ import { parseICalendar } from '../calendar/ical';
 import { calendarInsights, rankCandidates } from '@paperlink/domain';
 import type { CalendarEventRef, CalendarInsights, ParsedCalendar, RankedCandidate, RankTarget, SpendLine } from '@paperlink/domain';
 import type { RenderInput } from '../reports/task';
+import type { AnalyticsSheetRow } from '@paperlink/query-api';
 import type { ChainReport } from '../eventstore/chain';
 import type { BundleManifest, ExportInput } from '../audit/bundle';
 
@@ -44,6 +45,8 @@ export const TASKS = {
   auditExport: async (input: ExportInput): Promise<BundleManifest> => (await import('../audit/bundle')).writeBundle(input),
   /** A PDF or Excel report, rows in and bytes out over its own port (infra/src/reports/run.ts). */
   report: async (input: RenderInput): Promise<null> => (await import('../reports/task')).renderReportTask(input),
+  /** GET /analytics/export?format=xlsx: the figures' workbook. */
+  analyticsXlsx: async ({ rows }: { rows: AnalyticsSheetRow[] }): Promise<Uint8Array> => own(await (await import('../reports/analytics-xlsx')).analyticsWorkbook(rows)),
   ...AI_LEARNING_TASKS,
   /** For the pool's own tests: burns CPU for `ms`, or fails. */
   spin: ({ ms, fail }: { ms: number; fail?: { status: number; code: string; message: string } }): { spun: number; items: number[] } => {

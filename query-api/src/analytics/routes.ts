@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import ExcelJS from 'exceljs';
 import { ValidationError, type DashboardFigures, type ReadStore, type RequestContext } from '@paperlink/domain';
 import { calendarDate, requireCompany } from '@paperlink/command-api';
 import { analyticsDashboard, analyticsForRange, type AnalyticsScope } from '@paperlink/projections';
@@ -13,6 +12,14 @@ export const AnalyticsExportQuery = z.object({
   endDate: z.preprocess(blankToUndefined, calendarDate.optional()),
   format: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : blankToUndefined(v)), z.enum(['csv', 'xlsx'], { error: 'Format is csv or xlsx' }).default('csv')),
 });
+
+/** A row of the analytics workbook: section, figure, value. */
+export type AnalyticsSheetRow = [string, string, string | number];
+
+export interface AnalyticsDeps {
+  /** Builds the XLSX of the rows (header added) in the worker pool: CPU work stays off the request thread. */
+  xlsx(rows: AnalyticsSheetRow[]): Promise<Uint8Array>;
+}
 
 /** Admins read the company's figures, everyone else their own (spec section 6). */
 const scopeOf = (ctx: RequestContext): AnalyticsScope => (ctx.role === 'admin' ? { companyId: ctx.companyId! } : { companyId: ctx.companyId!, userId: ctx.userId! });
@@ -41,7 +48,7 @@ export function figureRows(f: DashboardFigures): Array<[string, string, number]>
 }
 
 /** GET /analytics/dashboard and /analytics/export: read from the analytics read model only. */
-export function analyticsQueryRouter(store: ReadStore): Router {
+export function analyticsQueryRouter(store: ReadStore, deps: AnalyticsDeps): Router {
   const router = Router();
   const company = requireCompany();
 
@@ -66,14 +73,9 @@ export function analyticsQueryRouter(store: ReadStore): Router {
       res.send(`${lines.join('\r\n')}\r\n`);
       return;
     }
-    // Some fifty cells: small enough for the request thread (a few milliseconds).
-    const book = new ExcelJS.Workbook();
-    book.creator = 'Paperlink';
-    const sheet = book.addWorksheet('Analytics');
-    sheet.columns = [{ header: header[0], width: 16 }, { header: header[1], width: 32 }, { header: header[2], width: 16 }];
-    for (const r of [...meta, ...rows]) sheet.addRow(r);
-    sheet.getRow(1).font = { bold: true };
-    const buffer = Buffer.from(await book.xlsx.writeBuffer());
+    // The workbook is zipped in a pool worker (infra/src/reports/analytics-xlsx.ts).
+    const bytes = await deps.xlsx([...meta, ...rows]);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     res.setHeader('Content-Disposition', `attachment; filename="analytics_${period}.xlsx"`);
     res.send(buffer);
