@@ -15,7 +15,7 @@
  * the longest event-loop stall of the request thread during the report.
  *
  *   npx tsx bench/exports.ts            # 3 runs of each, medians
- *   EXPORT_RUNS=1 npx tsx bench/exports.ts
+ *   EXPORT_RUNS=1 EXPORT_CASES=pdf npx tsx bench/exports.ts   # one run, the PDF case only
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -260,7 +260,9 @@ async function main(): Promise<void> {
       ['PDF, 10,000 transactions + 1,000 receipt images', 'pdf', 10_000, 1000, 10, 500],
       ['xlsx, 100,000 transactions', 'xlsx', 100_000, 0, 10, 300],
     ];
+    const only = process.env.EXPORT_CASES?.split(',');
     for (const [label, kind, n, images, limitS, limitMb] of cases) {
+      if (only && !only.includes(kind)) continue;
       console.log(`\n  ${label} (goal: ≤ ${limitS} s, ≤ ${limitMb} MB peak), ${runs} runs each, medians`);
       const got: Record<'ours' | 'baseline', Result[]> = { ours: [], baseline: [] };
       for (let i = 0; i < runs; i++) {
