@@ -101,3 +101,23 @@ describe('summary', () => {
     expect(s.matches).toEqual({ count: 1, confirmed: 1, pending: 0, averageConfidence: 90 });
   });
 });
+
+describe('summary of split transactions (ADR 0014)', () => {
+  const split = { totalCents: -1000, parts: [{ amountCents: -700, category: 'Fuel', jobNumber: 'J2', costCode: 'C2' }, { amountCents: -300, category: 'Meals', jobNumber: 'J1', costCode: 'C1' }] };
+  it('a live split totals each part under its category, cost code and job number, and the dashboard figures agree', () => {
+    const s = summarise([tx({ id: 'a', amountCents: -1000, category: null, split }), tx({ id: 'b', amountCents: -450 })], '2026-03-10');
+    expect(s.transactions.byCategory).toEqual([{ key: 'Meals', count: 2, totalCents: -750 }, { key: 'Fuel', count: 1, totalCents: -700 }]);
+    expect(s.transactions.byCostCode).toEqual([{ key: 'C1', count: 2, totalCents: -750 }, { key: 'C2', count: 1, totalCents: -700 }]);
+    expect(s.transactions.byJobNumber.find((b) => b.key === 'J2')).toEqual({ key: 'J2', count: 1, totalCents: -700 });
+    expect(s.transactions.missing.category).toBe(0);
+    expect(s.dashboard.categories).toEqual([{ category: 'Meals', total_amount: 7.5 }, { category: 'Fuel', total_amount: 7 }]);
+    expect(s.transactions.netCents).toBe(-1450);
+  });
+  it('a stale split (the amount changed since) counts nowhere', () => {
+    const s = summarise([tx({ id: 'a', amountCents: -1200, category: null, split })], '2026-03-10');
+    expect(s.transactions.byCategory).toEqual([{ key: 'Uncategorized', count: 1, totalCents: -1200 }]);
+    expect(s.transactions.byCostCode).toEqual([{ key: 'C1', count: 1, totalCents: -1200 }]);
+    expect(s.transactions.missing.category).toBe(1);
+    expect(s.dashboard).toEqual(dashboardFigures(tallyOf({ transactions: [{ amountCents: -1200, description: 'Coffee', category: null, jobNumber: 'J1', costCode: 'C1', receiptCount: 0 }] }), 0));
+  });
+});
