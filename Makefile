@@ -8,13 +8,14 @@ PACKAGE_FILES := package.json package-lock.json $(wildcard */package.json)
 STAMP := node_modules/.paperlink-install-stamp
 WEB_DIST := web/dist/index.html
 
-.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e bench rebuild verify chromium clean
+.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e bench rebuild replay verify chromium clean
 
 help:
 	@echo "make start    install what is missing, build, run Paperlink on PORT (default 3000), data in DATA_DIR (default ./data)"
 	@echo "make test     install what is missing, then typecheck, lint and every test tier"
 	@echo "make bench    run the benchmarks and print their figures"
 	@echo "make rebuild  drop every read model and replay all events (with progress)"
+	@echo "make replay  TO=<date> OUT=<new dir>: the events up to that date copied into a new data folder, read models built there (DATA_DIR untouched)"
 	@echo "make verify   check the event log's hash chain in DATA_DIR; BUNDLE=<file> checks an audit bundle offline"
 
 # npm ci when the lock file exists and node_modules is stale or missing.
@@ -36,6 +37,9 @@ start: build
 
 rebuild: install
 	DATA_DIR=$(DATA_DIR) node --import tsx infra/src/cli/rebuild.ts
+
+replay: install
+	DATA_DIR=$(DATA_DIR) TO=$(TO) OUT=$(OUT) node --import tsx infra/src/cli/replay.ts
 
 verify: install
 	DATA_DIR=$(DATA_DIR) BUNDLE=$(BUNDLE) PUBLIC_KEY=$(PUBLIC_KEY) node --import tsx infra/src/cli/verify.ts

@@ -16,7 +16,7 @@ const nextVersion: Projection = {
   ...transactionsProjection,
   version: transactionsProjection.version + 1,
   async apply(event, view) {
-    await sleep(250);
+    await sleep(400);
     return transactionsProjection.apply(event, view);
   },
 };

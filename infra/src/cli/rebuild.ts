@@ -1,28 +1,36 @@
 import cliProgress from 'cli-progress';
-import { allProjections, ProjectionRunner } from '@paperlink/projections';
+import { allProjections, GenerationalReadStore, ProjectionRunner } from '@paperlink/projections';
 import { createAdapters } from '../adapters';
 import { loadConfig } from '../config';
 import { dataDir, lockDataDir } from '../data-dir';
 
-/** `make rebuild`: drops every read model and replays the whole log from position zero. */
+/**
+ * `make rebuild`: drops every read model and replays the whole log from position zero, offline
+ * (it holds the data folder's lock). Each projection is rebuilt in its live generation (see
+ * docs/decisions/0015-blue-green-rebuilds.md); the server rebuilds a new version beside the live
+ * one without stopping, with the same figures on its System page (GET /api/system/rebuilds).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const dir = dataDir(config.DATA_DIR);
   const unlock = lockDataDir(dir, 'rebuild');
   try {
-    const { events, readStore } = await createAdapters(config, dir);
+    const adapters = await createAdapters(config, dir);
+    const events = adapters.events;
+    const readStore = await GenerationalReadStore.open(adapters.readStore, allProjections());
     const head = await events.headPosition();
     console.log(`Rebuilding ${allProjections().length} projections from ${head} events in ${events.kind} into ${readStore.kind}`);
     const bar = new cliProgress.SingleBar(
-      { format: ' {bar} {percentage}% | {value}/{total} positions | {eps} events/s', hideCursor: true, noTTYOutput: !process.stdout.isTTY, notTTYSchedule: 2000 },
+      { format: ' {bar} {percentage}% | {value}/{total} positions | {eps} events/s | {left} left', hideCursor: true, noTTYOutput: !process.stdout.isTTY, notTTYSchedule: 2000 },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(Math.max(head, 1), 0, { eps: 0 });
+    bar.start(Math.max(head, 1), 0, { eps: 0, left: '?' });
     const started = performance.now();
     const runner = new ProjectionRunner(events, readStore, allProjections());
     const result = await runner.rebuild((p) => {
       const seconds = (performance.now() - started) / 1000;
-      bar.update(p.position, { eps: Math.round(p.processed / Math.max(seconds, 0.001)) });
+      const eps = p.processed / Math.max(seconds, 0.001);
+      bar.update(p.position, { eps: Math.round(eps), left: `${Math.ceil(Math.max(0, p.total - p.position) / Math.max(eps, 1))} s` });
     });
     bar.update(Math.max(head, 1));
     bar.stop();

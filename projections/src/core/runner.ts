@@ -35,6 +35,8 @@ export interface BlueGreenStatus {
   error?: string;
 }
 
+/** How long start() waits for blue-green rebuilds to switch over before it lets requests in. */
+const START_WAIT_MS = 1000;
 /** Events read per batch by a background rebuild. */
 const BUILD_BATCH = 2000;
 
@@ -120,6 +122,13 @@ export class ProjectionRunner {
       (batch) => this.applyBatch(batch),
     );
     for (const p of blueGreen) this.rebuildBesideLive(p.name);
+    if (blueGreen.length > 0) {
+      // A small store switches before the first request (so it never answers from the old
+      // version); a large one keeps answering from the live generation while it builds.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.rebuildsSettled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
   }
 
   /** Runs `work` when no live batch is being applied (and holds live batches back meanwhile). */
