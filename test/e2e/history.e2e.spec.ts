@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../support/process';
-import { BANK_CSV } from '../support/labelled-reader';
+import { BANK_CSV, imageOf, labels } from '../support/labelled-reader';
 import { browserSuite, launch, registerInBrowser, shot } from '../e2e-support/browser';
 
 const NAME = 'history in Debian chromium: the History panel of a transaction, the as-of picker and its banner';
@@ -80,6 +80,22 @@ browserSuite(NAME, () => {
       await shot(page, '17-history-panel-transaction');
       await panel.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => panel.count()).toBe(0);
+    });
+
+    it("opens a receipt's History from its row: the upload with the file it came from", async () => {
+      const form = new FormData();
+      form.append('receipt', new Blob([imageOf(labels[0]!.id)], { type: 'image/jpeg' }), 'history-receipt.jpg');
+      await call('POST', '/receipts/upload', form);
+      await page.goto(`${server.url}/receipts`);
+      await page.getByRole('button', { name: 'History of history-receipt.jpg' }).click();
+      const panel = page.getByTestId('history-panel');
+      await expect.poll(() => panel.getByTestId('history-entry').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const [uploaded] = await panel.getByTestId('history-entry').allTextContents();
+      expect(uploaded).toContain('Uploaded history-receipt.jpg');
+      expect(uploaded).toContain('Upload of history-receipt.jpg (image/jpeg');
+      expect(uploaded).toContain('Ada Admin · admin');
+      await shot(page, '17-history-panel-receipt');
+      await panel.getByRole('button', { name: 'Close' }).click();
     });
 
     it('shows the list as of a moment before the correction, with a banner, and goes back to today', async () => {
