@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     });
     bar.update(Math.max(head, 1));
     bar.stop();
-    console.log(`Built the read models of ${result.events} events in ${(result.ms / 1000).toFixed(2)} s; study them with: make start DATA_DIR=${out.root}`);
+    console.log(`Built the read models of ${result.events} events in ${(result.ms / 1000).toFixed(2)} s (${Math.round(result.events / Math.max(result.ms / 1000, 0.001))} events/s); study them with: make start DATA_DIR=${out.root}`);
     await readStore.close();
     await events.close();
   } finally {
