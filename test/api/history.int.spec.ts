@@ -143,7 +143,7 @@ describe('GET /api/history/{kind}/{id}', () => {
     ]));
     expect(updated.changes.some((c) => c.field === 'amount')).toBe(false);
     expect(updated.who).toMatchObject({ name: 'Ada Admin', role: 'admin' });
-    expect(confirmed.changes).toEqual([{ field: 'receipts', before: '', after: expect.stringMatching(/\.jpg$/) }]);
+    expect(confirmed.changes).toEqual([{ field: 'receipts', before: null, after: expect.stringMatching(/\.jpg$/) }]);
     expect(h.current).toMatchObject({ description: 'Corrected by Ada', category: 'Travel' });
   });
 

@@ -107,14 +107,16 @@ class MemoryView implements ProjectionView {
 type Fields = Record<string, unknown> | null;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const blankToNull = (v: unknown) => (v === undefined || v === '' ? null : v);
 
 /** Field by field, in the order of the fields; a record that appears or goes has every field change. */
 export function diffFields(before: Fields, after: Fields): HistoryChange[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const out: HistoryChange[] = [];
   for (const field of keys) {
-    const b = before ? before[field] ?? null : null;
-    const a = after ? after[field] ?? null : null;
+    // An empty text and no value read the same ("—"): not a change.
+    const b = before ? blankToNull(before[field]) : null;
+    const a = after ? blankToNull(after[field]) : null;
     if (!same(a, b)) out.push({ field, before: b, after: a });
   }
   return out;
