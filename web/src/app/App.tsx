@@ -23,6 +23,7 @@ const ExportsPage = lazy(() => import('../features/exports/routes/ExportsPage'))
 const AiDashboardPage = lazy(() => import('../features/ai/routes/AiDashboardPage'));
 const SettingsPage = lazy(() => import('../features/settings/routes/SettingsPage'));
 const LlmTestPage = lazy(() => import('../features/llm-test/routes/LlmTestPage'));
+const SystemPage = lazy(() => import('../features/system/routes/SystemPage').then((m) => ({ default: m.SystemPage })));
 
 /** Spec section 2: toasts top-right, light, closing after 5000 ms. */
 export const TOAST_OPTIONS = { position: 'top-right', theme: 'light', autoClose: 5000 } as const;
@@ -50,6 +51,7 @@ export const routes: RouteObject[] = [
       { path: '/settings', element: <SettingsPage /> },
       { path: '/ai-dashboard', element: <AiDashboardPage /> },
       { path: '/llm-test', element: <LlmTestPage /> },
+      { path: '/system', element: <SystemPage /> },
       { path: '*', element: <Navigate to="/dashboard" replace /> },
     ],
   },

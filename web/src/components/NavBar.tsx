@@ -104,6 +104,7 @@ export function NavBar() {
                   <NavLink role="menuitem" className="menu-item" to="/company-settings" onClick={() => setUserOpen(false)}>Company Settings</NavLink>
                   <NavLink role="menuitem" className="menu-item" to="/master-data-settings" onClick={() => setUserOpen(false)}>Master Data</NavLink>
                   <NavLink role="menuitem" className="menu-item" to="/settings" onClick={() => setUserOpen(false)}>Advanced Settings</NavLink>
+                  <NavLink role="menuitem" className="menu-item" to="/system" onClick={() => setUserOpen(false)}>System</NavLink>
                 </>
               )}
               <button type="button" role="menuitem" className="menu-item" onClick={onLogout}>Logout</button>
