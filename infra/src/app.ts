@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import express from 'express';
+import type { EventStore } from '@paperlink/domain';
 import {
   accountRouter,
   authenticate,
@@ -89,6 +90,8 @@ export interface PaperlinkOptions {
   noJobs?: boolean;
   /** The projections to run (default: allProjections(); a test may pass a new version of one). */
   projections?: Projection[];
+  /** Wraps the event store (tests: an appendMany that is not atomic, as on EventStoreDB). */
+  wrapEvents?: (events: EventStore) => EventStore;
 }
 
 /** The composition root: adapters, projections, command and query routers, the web app. */
@@ -99,7 +102,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
     if (!config.EVENTSTORE_URL) upgradeRequestRecords(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
-    const { events, blobs, jobs } = adapters;
+    const { blobs, jobs } = adapters;
+    const events = options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events;
     const projections = options.projections ?? allProjections();
     // Queries and projectors see each projection's live generation (blue-green rebuilds).
     const readStore = await GenerationalReadStore.open(adapters.readStore, projections);

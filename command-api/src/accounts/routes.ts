@@ -302,8 +302,11 @@ export function accountRouter(deps: AccountDeps): Router {
         const session = await bus.load(sessionStream(id), sessionDecider);
         return { streamId: sessionStream(id), expectedRevision: session.expected, events: sessionDecider.decide({ type: 'RevokeSession', reason: 'password_changed', now }, session.state) };
       }));
+      // Revocations first: where appendMany is not atomic (EventStoreDB), a failure after them leaves
+      // the old password with the other sessions ended (the retry changes it), never a changed
+      // password with the other sessions still open (ADR 0016).
       return {
-        appends: [{ streamId: userStream(c.userId!), expectedRevision: user.expected, events: changed }, ...revocations],
+        appends: [...revocations, { streamId: userStream(c.userId!), expectedRevision: user.expected, events: changed }],
         body: { success: true, message: 'Password changed successfully', otherSessionsEnded: revocations.filter((r) => r.events.length > 0).length },
       };
     });

@@ -300,8 +300,9 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     await send(req, res, bus, async (ctx) => {
       let name = '';
       const plan = await planReceipt(bus, id, ctx.companyId!, (s) => ((name = s.name), { type: 'DeleteReceipt', actorId: ctx.userId!, role: ctx.role! }), () => ({ success: true, message: 'Receipt deleted successfully' }));
-      // Its matches go with it, in the same append.
-      return { ...plan, appends: [...plan.appends, ...(await forgetReceiptAppends(bus, ctx.companyId!, ctx.userId!, id, name))] };
+      // Its matches go with it, in the same append; matches first, so a non-atomic append (EventStoreDB)
+      // that fails half-way leaves the receipt for the retry (ADR 0016).
+      return { ...plan, appends: [...(await forgetReceiptAppends(bus, ctx.companyId!, ctx.userId!, id, name)), ...plan.appends] };
     });
   });
 

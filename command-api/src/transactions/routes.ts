@@ -130,7 +130,9 @@ export function transactionRouter(deps: TransactionDeps): Router {
         message: 'Transaction deleted successfully',
       }))();
       // Its matches go with it, in the same append (the transaction's own row is gone, so no names are needed).
-      return { ...p, appends: [...p.appends, ...(await forgetTransactionAppends(bus, ctx.companyId!, ctx.userId!, id, new Map()))] };
+      // Matches first: where appendMany is not atomic (EventStoreDB) a failure after them leaves the
+      // transaction in place for the retry, never a deleted one with matches (ADR 0016).
+      return { ...p, appends: [...(await forgetTransactionAppends(bus, ctx.companyId!, ctx.userId!, id, new Map())), ...p.appends] };
     });
   });
 

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppendResult, EventStore, StreamAppend } from '@paperlink/domain';
+import { registerAccount, startApi, type Api } from '../support/harness';
+
+/**
+ * Issue 17, item 6 (docs/decisions/0016-multi-stream-commands-on-eventstoredb.md): on
+ * EventStoreDB appendMany appends stream after stream, and a failure half-way keeps the streams
+ * appended before it. The event store here behaves so, and fails once after a given number of
+ * streams; a command must leave a state its retry completes.
+ */
+function nonAtomic(inner: EventStore, control: { failAfter?: number }): EventStore {
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'appendMany') {
+        return async (appends: StreamAppend[]): Promise<AppendResult[]> => {
+          const out: AppendResult[] = [];
+          for (const [i, a] of appends.entries()) {
+            if (control.failAfter === i) {
+              control.failAfter = undefined;
+              throw new Error('connection to the event store lost');
+            }
+            out.push(...(await target.appendMany([a])));
+          }
+          return out;
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe('multi-stream commands on a non-atomic appendMany', () => {
+  const control: { failAfter?: number } = {};
+  let api: Api;
+  beforeAll(async () => {
+    api = await startApi({}, undefined, { wrapEvents: (events) => nonAtomic(events, control) });
+  });
+  afterAll(async () => api?.close());
+
+  it('a password change that fails half-way has ended the other sessions and kept the old password; the retry changes it', async () => {
+    const me = await registerAccount(api);
+    const other = await api.http.post('/api/auth/login').send({ email: me.email, password: me.password });
+    expect(other.status).toBe(200);
+    const change = { currentPassword: me.password, newPassword: 'N3wPassw0rdOK' };
+
+    control.failAfter = 1; // the first stream is appended, then the store fails
+    const failed = await api.http.put('/api/auth/password').set(me.headers()).send(change);
+    expect(failed.status).toBe(500);
+    expect(control.failAfter).toBeUndefined();
+    // The other session has ended, and the old password still signs in (never: a new password with other sessions open).
+    expect((await api.http.post('/api/auth/refresh').send({ refreshToken: other.body.refreshToken })).status).toBe(401);
+    expect((await api.http.post('/api/auth/login').send({ email: me.email, password: me.password })).status).toBe(200);
+
+    const retried = await api.http.put('/api/auth/password').set(me.headers()).send(change);
+    expect(retried.status).toBe(200);
+    expect((await api.http.post('/api/auth/login').send({ email: me.email, password: change.newPassword })).status).toBe(200);
+    expect((await api.http.post('/api/auth/login').send({ email: me.email, password: me.password })).status).toBe(401);
+  });
+});
