@@ -38,6 +38,20 @@ describe('multi-stream commands on a non-atomic appendMany', () => {
   });
   afterAll(async () => api?.close());
 
+  it('a registration that fails after claiming the email can be retried (the claim is taken over)', async () => {
+    const body = { firstName: 'Half', lastName: 'Way', email: `half-${Date.now()}@example.com`, password: 'Passw0rdOK', companyName: 'Half Way Ltd' };
+    control.failAfter = 1; // the email claim is appended, the user is not
+    expect((await api.http.post('/api/auth/register').send(body)).status).toBe(500);
+    const retried = await api.http.post('/api/auth/register').send(body);
+    expect(retried.status).toBe(201);
+    const login = await api.http.post('/api/auth/login').send({ email: body.email, password: body.password });
+    expect(login.status).toBe(200);
+    expect(login.body.user.id).toBe(retried.body.user.id);
+    expect(login.body.companies.map((c: { name: string }) => c.name)).toEqual(['Half Way Ltd']);
+    // Once registered, the address is taken as ever.
+    expect((await api.http.post('/api/auth/register').send({ ...body, companyName: 'Other' })).status).toBe(409);
+  });
+
   it('a password change that fails half-way has ended the other sessions and kept the old password; the retry changes it', async () => {
     const me = await registerAccount(api);
     const other = await api.http.post('/api/auth/login').send({ email: me.email, password: me.password });

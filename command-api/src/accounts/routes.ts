@@ -86,18 +86,21 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       ...passwordProblems(body.password),
     ]);
     const passwordHash = await hasher.hash(body.password);
-    const userId = newId();
     const companyId = newId();
     const sessionId = newId();
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const now = ctx.now.toISOString();
       const emailS = await bus.load(emailStream(email), emailDecider);
+      // A claim whose user was never written is a registration that stopped after its first
+      // stream (appendMany is not atomic on EventStoreDB, ADR 0016): this one takes it over.
+      const orphan = emailS.state.status === 'claimed' && (await bus.events.readStream(userStream(emailS.state.userId), { maxCount: 1 })).length === 0;
+      const userId = orphan && emailS.state.status === 'claimed' ? emailS.state.userId : newId();
       const grant: SessionGrant = { userId, email, firstName, lastName, role: 'admin', companyId, sessionId, generation: 0, issuedAt: Math.floor(ctx.now.getTime() / 1000) };
       const company = { id: companyId, name: companyName, role: 'admin' as Role };
       return {
         status: 201,
         appends: [
-          { streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) },
+          ...(orphan ? [] : [{ streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) }]),
           { streamId: userStream(userId), expectedRevision: 'no_stream', events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) },
           { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now }, companyDecider.initialState()) },
           { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(ctx) }, sessionDecider.initialState()) },
