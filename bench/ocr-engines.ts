@@ -23,8 +23,9 @@
  * Readings are cached per engine in bench/.cache/ocr-engine-<engine>.json (delete to re-read),
  * so an interrupted run resumes.
  *
- *   PADDLE_OCR_DIR=/tmp/ocr-eval/node_modules node --import tsx bench/ocr-engines.ts [--limit N] [--report]
- * (`--report`: figures from the caches only, nothing read.)
+ *   PADDLE_OCR_DIR=/tmp/ocr-eval/node_modules node --import tsx bench/ocr-engines.ts [--limit N] [--report] [--time N]
+ * (`--report`: figures from the caches only, nothing read; `--time N`: only the timing of the
+ * first N dev receipts read afresh, one engine after the other, for a quiet machine.)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -97,6 +98,25 @@ async function engineFor(name: EngineName): Promise<OcrEngine> {
   const paddle = createPaddleOcr({ moduleDir: paddleDir!, threads: 1 });
   await paddle.start();
   return paddle;
+}
+
+/** Child process: times the first `n` dev receipts afresh (no cache), for a figure on a quiet machine. */
+async function timeWith(name: EngineName, n: number): Promise<void> {
+  const { prepareImage } = await import('../infra/src/ocr/preprocess');
+  const ids = readdirSync(DATA.dev).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort().slice(0, n);
+  const engine = await engineFor(name);
+  const seconds: number[] = [];
+  try {
+    for (const id of ids) {
+      const t = performance.now();
+      await engine.recognize(await prepareImage(readFileSync(join(DATA.dev, `${id}.jpg`)), 'plain'));
+      seconds.push((performance.now() - t) / 1000);
+    }
+  } finally {
+    await engine.close();
+  }
+  row(`  ${name}: ${ids.length} dev receipts afresh, median / max seconds`, `${fmt(median(seconds), 2)} / ${fmt(Math.max(...seconds), 2)}`,
+    `peak ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MB, load average ${fmt(loadavg()[0]!, 2)}`);
 }
 
 /** Child process: reads the receipts missing from the engine's cache, saving after each one. */
@@ -214,8 +234,9 @@ function report(name: EngineName): void {
 }
 
 const only = argValue('--engine') as EngineName | undefined;
+const timeSample = Number(argValue('--time')) || 0;
 if (only) {
-  await readWith(only);
+  await (timeSample > 0 ? timeWith(only, timeSample) : readWith(only));
 } else {
   console.log(`OCR engines on receipts-train + receipts-dev, one worker each; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
   for (const name of ENGINES) {
@@ -225,6 +246,10 @@ if (only) {
         console.log(`paddle: skipped: not installed (set PADDLE_OCR_DIR to a node_modules holding @gutenye/ocr-node)`);
         continue;
       }
+    }
+    if (timeSample > 0) {
+      spawnSync(process.execPath, [...process.execArgv, import.meta.filename, '--engine', name, ...args], { stdio: 'inherit' });
+      continue;
     }
     if (args.includes('--report')) {
       report(name);

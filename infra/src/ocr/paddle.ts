@@ -91,14 +91,17 @@ export function toOcrResult(lines: readonly PaddleLine[]): OcrResult {
   return { text: words.map((w) => w.text).join('\n'), confidence, words };
 }
 
-/** A numeric date run into the time after it: the digits between the last separator and the colon. */
-const DATE_INTO_TIME = /(\d{1,2}[/.-]\d{1,2}[/.-])(\d{3,6})(?=:\d{2})/g;
+/**
+ * A date run into the time after it: day and month (numeric, or a month name), then the digits
+ * of year and hour together up to the time's colon.
+ */
+const DATE_INTO_TIME = /(\d{1,2}[/.-]\d{1,2}[/.-]|\d{1,2}[ -]?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[ -]?)(\d{3,6})(?=:\d{2})/gi;
 
 /**
  * One recognised line as text the extractor reads like any other OCR's: NFKC (the model's
  * dictionary is Chinese and gives full-width brackets and colons), and the space the recogniser
  * drops between a date and its time put back ("23/03/20189:34:40AM" is 23/03/2018 9:34:40AM,
- * "18/03/1809:03" is 18/03/18 09:03). Idempotent.
+ * "18/03/1809:03" is 18/03/18 09:03, "05Mar201818:24" is 05Mar2018 18:24). Idempotent.
  */
 export function paddleLineText(text: string): string {
   return text.normalize('NFKC').trim().replace(DATE_INTO_TIME, (whole, date: string, digits: string) => {

@@ -6,6 +6,8 @@ describe('PaddleOCR adapter: lines with boxes as the OCR port gives them', () =>
     expect(paddleLineText('23/03/20189:34:40AM')).toBe('23/03/2018 9:34:40AM');
     expect(paddleLineText('Date:29-10-201718:31:45')).toBe('Date:29-10-2017 18:31:45');
     expect(paddleLineText('18/03/1809:03#002')).toBe('18/03/18 09:03#002');
+    expect(paddleLineText('05Mar201818:24')).toBe('05Mar2018 18:24');
+    expect(paddleLineText('12 March 20189:05')).toBe('12 March 2018 9:05');
     for (const same of ['28-12-17 18:52', 'Date:2018-03-18 13:18:48', 'TEL 03-12345678', 'TOTAL 12.50']) expect(paddleLineText(same)).toBe(same);
     expect(paddleLineText(paddleLineText('19/03/20181:01:43PM'))).toBe('19/03/2018 1:01:43PM');
     // Full-width punctuation from the Chinese dictionary becomes ASCII.
