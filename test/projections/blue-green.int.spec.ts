@@ -1,7 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, ReadStore } from '@paperlink/domain';
 import { allProjections, GenerationalReadStore, physicalName, ProjectionRunner, transactionsProjection, type Projection } from '@paperlink/projections';
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
+import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { invite, registerAccount, startApi, type Api } from '../support/harness';
 
 /**
@@ -130,4 +135,44 @@ describe('blue-green rebuild of a projection', () => {
     expect(reread.body.pagination.total).toBe(expected);
     expect(reread.body.transactions).toEqual(after.body.transactions);
   }, 60_000);
+});
+
+describe('generations left behind by a stop at the wrong moment', () => {
+  it('drops an old generation a switch did not drop, and a build that never finished', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paperlink-generations-'));
+    const events = new SqliteEventStore(join(dir, 'events.sqlite'));
+    try {
+      await events.appendMany([{ streamId: 'note-1', expectedRevision: 'any', events: [{ id: randomUUID(), type: 'Noted', data: { text: 'a' }, metadata: { occurredAt: new Date().toISOString() } }] }]);
+      const notes: Projection = {
+        name: 'notes',
+        version: 2,
+        collections: { notes: [] },
+        handles: new Set(['Noted']),
+        async apply(event, view) {
+          await view.update('notes', event.streamId, () => ({ _id: event.streamId, text: (event.data as { text: string }).text }));
+        },
+      };
+      const raw = new EmbeddedReadStore();
+      // Switched to generation 1 (alias and checkpoint committed), but generation 0 and the build's
+      // checkpoint still there; and a build of generation 2 that stopped half-way.
+      await raw.commit(new Map([
+        ['_generations', new Map([['notes', { _id: 'notes', generation: 1 }]])],
+        ['notes', new Map([['note-1', { _id: 'note-1', text: 'old' }]])],
+        ['notes__g1', new Map([['note-1', { _id: 'note-1', text: 'a', _pos: 1 }]])],
+        ['notes__g2', new Map([['note-1', { _id: 'note-1', text: 'half' }]])],
+      ]), [{ name: 'notes', version: 2, position: 1 }, { name: 'notes@g1', version: 2, position: 1 }, { name: 'notes@g2', version: 3, position: 0 }]);
+      const store = await GenerationalReadStore.open(raw, [notes]);
+      const runner = new ProjectionRunner(events, store, [notes]);
+      await runner.start();
+      expect(runner.rebuilds()).toEqual([]);
+      expect(await raw.collection('notes').count({})).toBe(0);
+      expect(await raw.collection('notes__g2').count({})).toBe(0);
+      expect((await raw.getCheckpoints()).map((c) => c.name).sort()).toEqual(['notes']);
+      expect(await store.collection('notes').find({})).toEqual([{ _id: 'note-1', text: 'a', _pos: 1 }]);
+      await runner.stop();
+    } finally {
+      await events.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

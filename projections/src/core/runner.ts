@@ -1,7 +1,7 @@
 import type { Checkpoint, EventStore, ReadStore, RecordedEvent, Subscription } from '@paperlink/domain';
 import type { Projection } from './projection';
 import { UnitOfWork } from './unit-of-work';
-import { buildCheckpointName, GenerationalReadStore } from './generations';
+import { buildCheckpointName, GenerationalReadStore, physicalName } from './generations';
 
 export { GenerationalReadStore, GENERATIONS, physicalName } from './generations';
 
@@ -108,6 +108,7 @@ export class ProjectionRunner {
         this.checkpoints.set(p.name, { name: p.name, version: p.version, position: 0 });
       }
     }
+    if (this.store instanceof GenerationalReadStore) await this.dropLeftovers(this.store, stored, blueGreen);
     this.position = this.minPosition();
     this.subscription = this.events.subscribeToAll(
       {
@@ -128,6 +129,20 @@ export class ProjectionRunner {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.rebuildsSettled(), new Promise<void>((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * What a stop at the wrong moment left behind: a build's checkpoint still there after its
+   * switch means the old generation was not dropped; one for the next generation with no build
+   * starting now means a build that never finished.
+   */
+  private async dropLeftovers(store: GenerationalReadStore, stored: Map<string, Checkpoint>, starting: Projection[]): Promise<void> {
+    for (const p of this.projections) {
+      const g = store.generationOf(p.name);
+      const names = Object.keys(p.collections);
+      if (g > 0 && stored.has(buildCheckpointName(p.name, g))) await store.inner.drop(names.map((c) => physicalName(c, g - 1)), [buildCheckpointName(p.name, g)]);
+      if (!starting.includes(p) && stored.has(buildCheckpointName(p.name, g + 1))) await store.inner.drop(names.map((c) => physicalName(c, g + 1)), [buildCheckpointName(p.name, g + 1)]);
     }
   }
 
