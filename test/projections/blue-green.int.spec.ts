@@ -155,7 +155,7 @@ describe('generations left behind by a stop at the wrong moment', () => {
       const raw = new EmbeddedReadStore();
       // Switched to generation 1 (alias and checkpoint committed), but generation 0 and the build's
       // checkpoint still there; and a build of generation 2 that stopped half-way.
-      await raw.commit(new Map([
+      await raw.commit(new Map<string, Map<string, Doc | null>>([
         ['_generations', new Map([['notes', { _id: 'notes', generation: 1 }]])],
         ['notes', new Map([['note-1', { _id: 'note-1', text: 'old' }]])],
         ['notes__g1', new Map([['note-1', { _id: 'note-1', text: 'a', _pos: 1 }]])],
