@@ -40,10 +40,29 @@ describe('readReceipt on scanned receipts (tesseract.js, offline)', () => {
     expect(r.fields.total?.cents).toBe(Math.round(want.total * 100));
     expect(r.fields.date?.value).toBe(want.date);
     expect(r.ocrConfidence).toBeGreaterThan(50);
+    // Where the total and date were read, as fractions of the page: a real box on the page,
+    // and the total's line below the date's, as receipts print them.
+    const { total, date } = r.boxes ?? {};
+    for (const b of [total, date]) {
+      expect(b).toHaveLength(4);
+      const [x0, y0, x1, y1] = b!;
+      expect(0 <= x0 && x0 < x1 && x1 <= 1 && 0 <= y0 && y0 < y1 && y1 <= 1).toBe(true);
+    }
+    expect(total![1]).toBeGreaterThan(date![3]);
   });
 });
 
 describe('readReceipt on PDFs', () => {
+  it('gives no boxes for a text layer (no geometry)', async () => {
+    const bytes = await pdf((doc) => {
+      doc.font('Courier').fontSize(10).text('CORNER CAFE', 20, 20).text('Date: 02/03/2024', 20, 40).text('TOTAL 12.50', 20, 60);
+    }, [300, 200]);
+    const r = await readReceipt(bytes, pool);
+    expect(r.source).toBe('pdf-text');
+    expect(r.fields.total?.cents).toBe(1250);
+    expect(r.boxes).toBeUndefined();
+  });
+
   it('takes the text layer of a text PDF without OCR', async () => {
     const bytes = await pdf((doc) => {
       doc.font('Courier').fontSize(10);
