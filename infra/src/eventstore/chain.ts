@@ -29,6 +29,18 @@ import type Database from 'better-sqlite3';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+/** Object keys repeat from event to event: each is quoted once (a bounded cache). */
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < 4096) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
 /**
  * RFC 8785 canonical JSON: object keys sorted by UTF-16 code units, no white space, numbers and
  * strings as ECMAScript's JSON.stringify writes them.
@@ -37,6 +49,8 @@ export function canonicalJson(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
+      // Printable ASCII without quote or backslash is written as it is (as JSON.stringify would).
+      return PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
     case 'boolean':
       return JSON.stringify(value);
     case 'number':
@@ -67,7 +81,7 @@ export function canonicalJson(value: unknown): string {
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
     if (!first) out += ',';
     first = false;
-    out += `${JSON.stringify(key)}:${canonicalJson(v)}`;
+    out += `${quotedKey(key)}:${canonicalJson(v)}`;
   }
   return `${out}}`;
 }
