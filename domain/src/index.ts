@@ -22,6 +22,8 @@ export * from './receipts/filetype';
 export type * from './receipts/types';
 export { extractReceiptFields } from './receipts/extract';
 export { combineReadings, needsAnotherReading } from './receipts/combine';
+export { companyDateOrder, DATE_ORDER_SETTINGS, decideDateOrder, merchantDateOrders, merchantOrderOf, provenOrder } from './receipts/date-order';
+export type { DateOrder, DateOrderDecision, DateOrderEvidence, DateOrderSetting, PastReceipt } from './receipts/date-order';
 export { merchantSimilarity as receiptMerchantSimilarity, normaliseMerchant } from './receipts/merchant-similarity';
 export * from './matching';
 export * from './matches/matches';

@@ -27,12 +27,16 @@ export function needsAnotherReading(fields: ReceiptFields): boolean {
 export function combineReadings(readings: readonly ReceiptFields[]): ReceiptFields {
   if (readings.length === 0) throw new RangeError('combineReadings needs at least one reading');
   if (readings.length === 1) return readings[0]!;
+  const date = vote(readings.map((r) => r.date), (a, b) => a.value === b.value);
+  // The order (and its evidence) of a reading that gave the chosen date.
+  const dateOrder = (readings.find((r) => r.date?.value === date?.value) ?? readings[0]!).dateOrder;
   return {
-    date: vote(readings.map((r) => r.date), (a, b) => a.value === b.value),
+    date,
     total: vote(readings.map((r) => r.total), (a, b) => Math.abs(a.cents - b.cents) <= ROUNDING_CENTS),
     merchant: vote(readings.map((r) => r.merchant), (a, b) => merchantSimilarity(a.value, b.value) >= SAME_MERCHANT),
     tax: vote(readings.map((r) => r.tax), (a, b) => a.cents === b.cents),
     description: vote(readings.map((r) => r.description), (a, b) => a.value.toUpperCase() === b.value.toUpperCase()),
+    ...(dateOrder ? { dateOrder } : {}),
   };
 }
 

@@ -10,8 +10,9 @@
  * confidence is the ranker's calibrated one: at or above CONFIDENT_AT a field was right at
  * least 97 % of the time in cross-validation. Tax and description come from the rules.
  */
-import { dateOrder, dateOrderHint } from './learned/candidates';
-import { layoutFromOcr } from './learned/layout';
+import { decideDateOrder, merchantOrderOf, type DateOrderDecision } from './date-order';
+import { dateOrderHint, ownDateOrder } from './learned/candidates';
+import { layoutFromOcr, type Layout } from './learned/layout';
 import { combineFields, extractLearned } from './learned/model';
 import type { LearnedFields, ReceiptModel } from './learned/model';
 import weights from './learned/weights.json' with { type: 'json' };
@@ -22,10 +23,22 @@ const MODEL = weights as ReceiptModel;
 
 export function extractReceiptFields(text: string, words?: readonly OcrWord[], options: ExtractOptions = {}): ReceiptFields {
   const layout = layoutFromOcr(text, words);
-  // Day or month first per receipt: its own evidence (a day above 12) first, then the
-  // caller's hint (monthFirst, or the company's locale), then day first. Both readers use it.
-  const order = dateOrder(layout.lines, dateOrderHint(options));
-  const decided = { ...options, monthFirst: order === 'month-first' };
+  // Day or month first per receipt (date-order.ts): its own evidence (a day above 12) first,
+  // then the merchant's earlier receipts, then the company's hint (monthFirst or locale), then
+  // day first. Both readers use it. The merchant is known only after a first reading: when the
+  // receipt proves nothing and the merchant's history says the other order, read again with it.
+  const own = ownDateOrder(layout.lines);
+  const first = decideDateOrder({ receipt: own, company: dateOrderHint(options) });
+  const fields = extractWithOrder(text, words, options, layout, first);
+  if (own || !fields.date) return fields;
+  const merchant = merchantOrderOf(options.merchantDateOrders, fields.merchant?.value);
+  if (!merchant) return fields;
+  const byMerchant: DateOrderDecision = { order: merchant, evidence: 'merchant' };
+  return merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant);
+}
+
+function extractWithOrder(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, layout: Layout, order: DateOrderDecision): ReceiptFields {
+  const decided = { ...options, monthFirst: order.order === 'month-first' };
   const rules = extractRuleFields(text, words, decided);
   const learned = extractLearned(MODEL, layout, rules, decided);
   const picked = combineFields(learned, asLearned(rules));
@@ -42,6 +55,7 @@ export function extractReceiptFields(text: string, words?: readonly OcrWord[], o
     date: picked.date ? { value: picked.date.value, confidence: picked.date.confidence } : null,
     merchant: picked.merchant ? { value: picked.merchant.value, confidence: picked.merchant.confidence } : null,
     ...(Object.keys(boxes).length > 0 ? { boxes } : {}),
+    ...(picked.date ? { dateOrder: order } : {}),
   };
 }
 

@@ -4,6 +4,8 @@ export { combineReadings, needsAnotherReading, RETRY_BELOW } from './combine';
 export { sniffFile, receiptFileError, countPdfPages, RECEIPT_MAX_BYTES, RECEIPT_MAX_PIXELS, RECEIPT_MAX_PAGES } from './filetype';
 export type { ReceiptFileErrorCode, ReceiptFileKind, ReceiptFileLimits, SniffedFile } from './filetype';
 export { merchantSimilarity, normaliseMerchant } from './merchant-similarity';
+export { companyDateOrder, DATE_ORDER_SETTINGS, decideDateOrder, merchantDateOrders, merchantOrderOf, provenOrder } from './date-order';
+export type { DateOrder, DateOrderDecision, DateOrderEvidence, DateOrderSetting, PastReceipt } from './date-order';
 export type {
   ExtractOptions, Extracted, ExtractedMoney, OcrBox, OcrEngine, OcrResult, OcrWord, ReceiptFields,
 } from './types';

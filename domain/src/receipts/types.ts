@@ -55,6 +55,8 @@ export interface ReceiptFields {
    * OCR words' pixel coordinates. Only for fields read from words with boxes.
    */
   boxes?: Partial<Record<'total' | 'date' | 'merchant', OcrBox>>;
+  /** Day or month first for this receipt's numeric dates, and which evidence decided (date-order.ts). */
+  dateOrder?: { order: 'day-first' | 'month-first'; evidence: 'receipt' | 'merchant' | 'company' | 'default' };
 }
 
 export interface ExtractOptions {
@@ -71,4 +73,10 @@ export interface ExtractOptions {
    * Month first for the locales that print it (US, Philippines, Canada in English, a few others).
    */
   locale?: string;
+  /**
+   * The company's merchants whose earlier receipts proved an order (normalised name → order,
+   * `merchantDateOrders` in date-order.ts): used when this receipt proves none, above the
+   * company's hint.
+   */
+  merchantDateOrders?: Readonly<Record<string, 'day-first' | 'month-first'>>;
 }

@@ -287,6 +287,11 @@ function isoOf(year: number, month: number, day: number): string | null {
  * (the company's locale or the merchant's earlier receipts), else day first.
  */
 export function dateOrder(lines: readonly LayoutLine[], hint?: DateOrder): DateOrder {
+  return ownDateOrder(lines) ?? hint ?? 'day-first';
+}
+
+/** The order the receipt's own numeric dates prove (see `dateOrder`), or undefined when they prove none or contradict. */
+export function ownDateOrder(lines: readonly LayoutLine[]): DateOrder | undefined {
   // Only dates that read as dates count as evidence: a four-digit year, a DATE label or a time
   // beside them ("PART NO 3/16/20" proves nothing).
   const numeric = rawDates(lines).filter((d) => d.shape === 'numeric' && d.year >= 1990
@@ -294,7 +299,7 @@ export function dateOrder(lines: readonly LayoutLine[], hint?: DateOrder): DateO
   const dayFirst = numeric.some((d) => d.a > 12 && d.a <= 31 && d.b >= 1 && d.b <= 12);
   const monthFirst = numeric.some((d) => d.b > 12 && d.b <= 31 && d.a >= 1 && d.a <= 12);
   if (dayFirst !== monthFirst) return dayFirst ? 'day-first' : 'month-first';
-  return hint ?? 'day-first';
+  return undefined;
 }
 
 /** Regions that print numeric dates month first. */
