@@ -39,7 +39,7 @@ import {
   TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
 } from '@paperlink/projections';
 import type { ReceiptReader } from './receipts/ocr-job';
-import { OCR_JOB, ocrJobHandler, ocrJobsFrom } from './receipts/ocr-job';
+import { dateOrderOptions, OCR_JOB, ocrJobHandler, ocrJobsFrom } from './receipts/ocr-job';
 import { AUTO_MATCH_JOB, autoMatchJobHandler, autoMatchJobsFrom } from './receipts/matching-job';
 import { Reactor } from './jobs/reactor';
 import { createHash } from 'node:crypto';
@@ -63,7 +63,7 @@ import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { aiMoreRouters } from './ai-more/wiring';
 import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
-import { companySettings, companySettingViews, listMasterItems } from '@paperlink/projections';
+import { companySettings, companySettingViews, dateOrderHistory, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
 /** The transaction field that refers to a master data item of each kind. */
@@ -210,17 +210,17 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       // TypeScript loader holds the request thread (over a second for tesseract.js here).
       const readerModule = options.reader ? undefined : await import('./receipts/reader');
       const lazyReader: ReceiptReader = {
-        read: async (bytes) => {
+        read: async (bytes, extract) => {
           let r = reader;
           if (!r) {
             const { createOcrReader } = readerModule ?? (await import('./receipts/reader'));
             r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields });
           }
-          return r.read(bytes);
+          return r.read(bytes, extract);
         },
       };
       readFile = (bytes) => lazyReader.read(bytes);
-      jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
+      jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
       jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: async (p) => void (await runner.waitFor(p)), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
       reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
       for (const r of reactors) await r.start();

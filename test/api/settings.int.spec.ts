@@ -53,6 +53,7 @@ describe('settings API', () => {
       aiEnabled: { value: true },
       autoCategorization: { value: true },
       duplicateDetection: { value: true },
+      dateOrder: { value: 'auto', isDefault: true },
     });
     for (const s of Object.values(res.body.settings as Record<string, { description: string }>)) expect(s.description.length).toBeGreaterThan(5);
     expect(res.body.llm).toEqual({ model: 'claude-sonnet-4-5', fallbackModel: 'claude-haiku-4-5' });
@@ -76,6 +77,9 @@ describe('settings API', () => {
     for (const value of [101, -1, 'abc', true, null]) expect((await put(ada, 'autoMatchThreshold', { value })).status, String(value)).toBe(400);
     for (const value of [50 * 1024 * 1024, 10 * 1024 * 1024 + 1, 12.5, 0]) expect((await put(ada, 'maxFileSize', { value })).status, String(value)).toBe(400);
     for (const value of ['yes', 1, null]) expect((await put(ada, 'duplicateDetection', { value })).status, String(value)).toBe(400);
+    for (const value of ['dmy', 'en-US', 1, null]) expect((await put(ada, 'dateOrder', { value })).status, String(value)).toBe(400);
+    expect((await put(ada, 'dateOrder', { value: ' Month-First ' }).expect(200)).body).toMatchObject({ key: 'dateOrder', value: 'month-first', changed: true });
+    expect((await put(ada, 'dateOrder', { value: 'auto' }).expect(200)).body.value).toBe('auto');
     expect((await put(ada, 'noSuchSetting', { value: 1 })).status).toBe(404);
     expect((await put(ada, 'aiEnabled', { value: true, description: 'x'.repeat(501) })).status).toBe(400);
     expect((await api.http.put('/api/settings/llm/model').set(ada.headers()).send({ model: '' })).status).toBe(400);

@@ -59,6 +59,12 @@ export type ReceiptEvent =
          * fractions of the page, [x0, y0, x1, y1] in 0..1. Absent for text layers and old events.
          */
         boxes?: Partial<Record<'totalCents' | 'date' | 'merchant', [number, number, number, number]>>;
+        /**
+         * Day or month first for the receipt's numeric dates and which evidence decided it
+         * (receipts/date-order.ts): the receipt itself, the merchant's earlier receipts, the
+         * company's setting, or the default. Absent when no date was read and on old events.
+         */
+        dateOrder?: { order: 'day-first' | 'month-first'; evidence: 'receipt' | 'merchant' | 'company' | 'default' };
         ocrConfidence: number;
         ms: number;
       };

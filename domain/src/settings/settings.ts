@@ -4,6 +4,7 @@ import type { Role } from '../core/context';
 import { hasUnsafeCharacters } from '../core/text';
 import { RECEIPT_MAX_BYTES } from '../receipts/filetype';
 import { DEFAULT_AUTO_MATCH_THRESHOLD } from '../matching/assign';
+import { DATE_ORDER_SETTINGS, type DateOrderSetting } from '../receipts/date-order';
 
 /**
  * A company's advanced settings (spec sections 3 and 9): one stream per company
@@ -11,7 +12,7 @@ import { DEFAULT_AUTO_MATCH_THRESHOLD } from '../matching/assign';
  * settings: they come from the server's environment only, so no event ever holds one.
  */
 
-export const GENERAL_SETTING_KEYS = ['autoMatchThreshold', 'maxFileSize', 'aiEnabled', 'autoCategorization', 'duplicateDetection'] as const;
+export const GENERAL_SETTING_KEYS = ['autoMatchThreshold', 'maxFileSize', 'aiEnabled', 'autoCategorization', 'duplicateDetection', 'dateOrder'] as const;
 export type GeneralSettingKey = (typeof GENERAL_SETTING_KEYS)[number];
 export const MODEL_SETTING_KEYS = ['llmModel', 'llmFallbackModel'] as const;
 export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
@@ -26,6 +27,13 @@ export interface CompanySettings {
   aiEnabled: boolean;
   autoCategorization: boolean;
   duplicateDetection: boolean;
+  /**
+   * How ambiguous receipt dates (03/04/2026) read when neither the receipt nor the merchant's
+   * earlier receipts show the order: `auto` (no company preference: day first), `day-first`
+   * or `month-first`. Evidence on the receipt and the merchant's history come first
+   * (domain/src/receipts/date-order.ts).
+   */
+  dateOrder: DateOrderSetting;
   /** The primary language model (a Models API id). */
   llmModel: string;
   /** Tried when the primary fails; null: none. */
@@ -52,6 +60,7 @@ export const DEFAULT_SETTINGS: Readonly<CompanySettings> = Object.freeze({
   aiEnabled: true,
   autoCategorization: true,
   duplicateDetection: true,
+  dateOrder: 'auto',
   llmModel: DEFAULT_LLM_MODEL,
   llmFallbackModel: DEFAULT_LLM_FALLBACK_MODEL,
 });
@@ -62,6 +71,7 @@ export const DEFAULT_SETTING_DESCRIPTIONS: Readonly<Record<SettingKey, string>> 
   aiEnabled: 'Enable the AI features',
   autoCategorization: 'Suggest categories for transactions automatically',
   duplicateDetection: 'Detect duplicate transactions and receipts',
+  dateOrder: 'How ambiguous receipt dates read when the receipt and the merchant\'s other receipts do not show it: auto, day-first or month-first',
   llmModel: 'Primary language model',
   llmFallbackModel: 'Fallback language model, tried when the primary fails',
 });
@@ -121,6 +131,11 @@ export function checkSettingValue(key: SettingKey, value: unknown): SettingValue
       if (value === true || value === 'true') return true;
       if (value === false || value === 'false') return false;
       throw invalid(key, `${key} must be true or false`);
+    }
+    case 'dateOrder': {
+      const v = typeof value === 'string' ? value.trim().toLowerCase() : value;
+      if (!(DATE_ORDER_SETTINGS as readonly unknown[]).includes(v)) throw invalid(key, `dateOrder must be one of ${DATE_ORDER_SETTINGS.join(', ')}`);
+      return v as DateOrderSetting;
     }
     case 'llmModel':
     case 'llmFallbackModel': {

@@ -1,4 +1,4 @@
-import { receiptDecider, type BlobStore, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
+import { companyDateOrder, merchantDateOrders, receiptDecider, type BlobStore, type DateOrderSetting, type ExtractOptions, type PastReceipt, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
 import { planReceipt, type CommandBus } from '@paperlink/command-api';
 
 export const OCR_JOB = 'receipt.ocr';
@@ -7,13 +7,21 @@ export const OCR_JOB = 'receipt.ocr';
 export type ReceiptReading = Omit<Extract<ReceiptEvent, { type: 'ReceiptRead' }>['data'], 'receiptId' | 'companyId' | 'run'>;
 
 export interface ReceiptReader {
-  read(bytes: Buffer): Promise<ReceiptReading>;
+  /** `options`: hints for the extraction (the date order: company setting, merchant history), passed as data to the worker. */
+  read(bytes: Buffer, options?: ExtractOptions): Promise<ReceiptReading>;
 }
 
 export interface OcrPayload {
   receiptId: string;
   run: number;
   sha256: string;
+}
+
+/** The extraction hints for a company's receipts: its `dateOrder` setting and the orders its merchants' earlier receipts proved. */
+export function dateOrderOptions(setting: DateOrderSetting, history: readonly PastReceipt[]): ExtractOptions {
+  const company = companyDateOrder(setting);
+  const merchants = merchantDateOrders(history);
+  return { ...(company ? { monthFirst: company === 'month-first' } : {}), ...(Object.keys(merchants).length > 0 ? { merchantDateOrders: merchants } : {}) };
 }
 
 export const NO_TEXT = 'No text was found in this file. Check that it is a receipt, or upload a clearer scan.';
@@ -44,7 +52,14 @@ export function ocrJobsFrom(event: RecordedEvent): Job<OcrPayload>[] {
  * command on the receipt's stream; the decider ignores results of stale runs and repeats, so
  * a job that runs again after a crash records its result once.
  */
-export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader: ReceiptReader; log?: (msg: string) => void }): JobHandler<OcrPayload> {
+export function ocrJobHandler(deps: {
+  bus: CommandBus;
+  blobs: BlobStore;
+  reader: ReceiptReader;
+  /** The company's date-order hints (its `dateOrder` setting, its merchants' proven orders), read before each dispatch. */
+  extractOptions?: (companyId: string) => Promise<ExtractOptions>;
+  log?: (msg: string) => void;
+}): JobHandler<OcrPayload> {
   const { bus } = deps;
   const ctxFor = (job: Job<OcrPayload>, step: string): RequestContext => ({
     requestId: `${job.id}-${step}-${job.attempt}`,
@@ -68,7 +83,7 @@ export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader:
       const sha256 = await shaOf(job);
       const bytes = sha256 ? await deps.blobs.get(sha256) : null;
       if (!bytes) throw new Error('The receipt file is missing from storage');
-      const r = await deps.reader.read(bytes);
+      const r = await deps.reader.read(bytes, deps.extractOptions ? await deps.extractOptions(job.companyId) : undefined);
       if (r.text.trim() === '') {
         // Nothing to read is an answer, not a fault: no retries, the person sees why at once.
         await bus.run(ctxFor(job, 'failed'), () =>
@@ -79,7 +94,7 @@ export function ocrJobHandler(deps: { bus: CommandBus; blobs: BlobStore; reader:
       await bus.run(ctxFor(job, 'read'), () =>
         planReceipt(bus, receiptId, job.companyId, () => ({
           type: 'RecordRead',
-          result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ...(r.boxes ? { boxes: r.boxes } : {}), ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
+          result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ...(r.boxes ? { boxes: r.boxes } : {}), ...(r.dateOrder ? { dateOrder: r.dateOrder } : {}), ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
         }), () => ({})),
       );
     },

@@ -1,4 +1,4 @@
-import type { ReceiptFields } from '@paperlink/domain';
+import type { ExtractOptions, ReceiptFields } from '@paperlink/domain';
 import { createOcrPool } from '../ocr/pool';
 import { readReceipt } from '../ocr/read-receipt';
 import type { ReadReceiptOptions } from '../ocr/read-receipt';
@@ -25,6 +25,7 @@ export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; 
     },
     confidence,
     ...(r.boxes ? { boxes: { ...(r.boxes.total ? { totalCents: r.boxes.total } : {}), ...(r.boxes.date ? { date: r.boxes.date } : {}), ...(r.boxes.merchant ? { merchant: r.boxes.merchant } : {}) } } : {}),
+    ...(f.dateOrder ? { dateOrder: f.dateOrder } : {}),
     ocrConfidence: r.ocrConfidence,
     ms: r.ms,
   };
@@ -35,7 +36,7 @@ export function createOcrReader(options: { workers?: number } & Pick<ReadReceipt
   const pool = createOcrPool(options.workers ? { workers: options.workers } : {});
   const offThread = { ...(options.pdf ? { pdf: options.pdf } : {}), ...(options.fields ? { fields: options.fields } : {}) };
   return {
-    read: async (bytes) => toReceiptReading(await readReceipt(bytes, pool, offThread)),
+    read: async (bytes, extract?: ExtractOptions) => toReceiptReading(await readReceipt(bytes, pool, { ...offThread, ...(extract ? { extract } : {}) })),
     close: () => pool.close(),
   };
 }

@@ -1,4 +1,4 @@
-import { fromCents, toCents, type Doc, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
+import { fromCents, toCents, type DateOrder, type DateOrderEvidence, type Doc, type PastReceipt, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 import { getUsers } from '../accounts/users';
 
@@ -32,6 +32,8 @@ export interface ReceiptDoc extends Doc {
   taxCents: number | null;
   /** Which fields people corrected. */
   corrected: string[];
+  /** Day or month first, which evidence decided and the date as read (ReceiptRead.dateOrder); absent when unknown. */
+  date_order?: { order: DateOrder; evidence: DateOrderEvidence; readDate: string | null };
   /** The receipt's date for date filters: the extracted date, else the upload day. */
   receipt_date: string;
   match_count: number;
@@ -55,7 +57,8 @@ function withFields(doc: ReceiptDoc, fields: Partial<Record<keyof typeof FIELD_T
 
 export const receiptsProjection: Projection = {
   name: 'receipts',
-  version: 1,
+  // 2: date_order (issue 12 item 4).
+  version: 2,
   collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256']] },
   handles: new Set(['ReceiptUploaded', 'ReceiptProcessingStarted', 'ReceiptRead', 'ReceiptReadFailed', 'ReceiptReprocessRequested', 'ReceiptCorrected', 'ReceiptDeleted', 'MatchConfirmed', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
@@ -102,7 +105,9 @@ export const receiptsProjection: Projection = {
         return change(e.data.receiptId, (d) => {
           // Corrections made by people stay: a re-run fills in only what nobody corrected.
           const fields = Object.fromEntries(Object.entries(e.data.fields).filter(([k]) => !d.corrected.includes(k)));
-          return withFields({ ...d, processing_status: 'completed', failure_reason: null, ocr_source: e.data.source, ocr_confidence: e.data.ocrConfidence, field_confidence: e.data.confidence, field_boxes: e.data.boxes ?? {} }, fields);
+          const { date_order: _old, ...rest } = d;
+          const order = e.data.dateOrder ? { date_order: { ...e.data.dateOrder, readDate: e.data.fields.date } } : {};
+          return withFields({ ...rest, ...order, processing_status: 'completed', failure_reason: null, ocr_source: e.data.source, ocr_confidence: e.data.ocrConfidence, field_confidence: e.data.confidence, field_boxes: e.data.boxes ?? {} }, fields);
         });
       case 'ReceiptReadFailed':
         return change(e.data.receiptId, (d) => ({ ...d, processing_status: 'failed', failure_reason: e.data.reason }));
@@ -168,6 +173,21 @@ export async function listReceipts(store: ReadStore, q: ReceiptQuery): Promise<{
   if (q.sortBy !== 'upload_date') sort.upload_date = -1;
   const { docs, total } = await store.collection<ReceiptDoc>(RECEIPTS).findPage(receiptFilter(q), { sort, skip: (q.page - 1) * q.limit, limit: q.limit });
   return { docs, total, pages: Math.max(1, Math.ceil(total / q.limit)) };
+}
+
+/**
+ * The company's read receipts whose date order is known, as the merchant date-order history
+ * needs them (receipts/date-order.ts `merchantDateOrders`).
+ */
+export async function dateOrderHistory(store: ReadStore, companyId: string): Promise<PastReceipt[]> {
+  const docs = await store.collection<ReceiptDoc>(RECEIPTS).find({ companyId, date_order: { $exists: true } });
+  return docs.filter((d) => d.date_order).map((d) => ({
+    merchant: d.extracted_merchant,
+    dateOrder: { order: d.date_order!.order, evidence: d.date_order!.evidence },
+    readDate: d.date_order!.readDate,
+    date: d.extracted_date,
+    dateCorrected: d.corrected.includes('date'),
+  }));
 }
 
 export async function getReceipt(store: ReadStore, companyId: string, id: string): Promise<ReceiptDoc | null> {
