@@ -81,6 +81,26 @@ class EmbeddedCollection implements ReadCollection<Doc> {
   /** Kept in order by every write (most recently used last), unlike `sorted`. */
   private readonly views = new Map<string, View>();
 
+  /**
+   * A copy for an as-of replay to roll forward (query-api/src/history/as-of.ts): the document
+   * map, index buckets and kept sorted lists are copied, the documents themselves shared (a
+   * write replaces a document, never changes one). About 30 ms for 100,000 documents.
+   */
+  fork(): EmbeddedCollection {
+    const out = new EmbeddedCollection();
+    for (const [id, doc] of this.docs) out.docs.set(id, doc);
+    for (const index of this.indexes) {
+      const map = new Map<string, Set<Doc>>();
+      for (const [key, docs] of index.map) map.set(key, new Set(docs));
+      out.indexes.push({ fields: index.fields, map });
+    }
+    for (const [key, view] of this.views) {
+      const at = view.scope.index === null ? -1 : this.indexes.indexOf(view.scope.index);
+      out.views.set(key, { scope: { index: at < 0 ? null : out.indexes[at]!, key: view.scope.key }, list: view.list.copy() });
+    }
+    return out;
+  }
+
   addIndex(fields: string[]): void {
     if (this.indexes.some((i) => i.fields.join() === fields.join())) return;
     const index: Index = { fields, map: new Map() };
@@ -355,6 +375,17 @@ export class EmbeddedReadStore implements ReadStore {
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
     const c = this.coll(collection);
     for (const fields of indexes) c.addIndex(fields);
+  }
+
+  /**
+   * An independent copy of an in-memory store (no snapshot file): what it holds now, its
+   * checkpoints and indexes; writes to either leave the other as it is. Documents are shared.
+   */
+  fork(): EmbeddedReadStore {
+    const out = new EmbeddedReadStore();
+    for (const [name, c] of this.collections) out.collections.set(name, c.fork());
+    out.checkpoints = new Map(this.checkpoints);
+    return out;
   }
 
   peek(collection: string, id: string): Doc | null {

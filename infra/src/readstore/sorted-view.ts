@@ -26,6 +26,14 @@ export class SortedView {
     return this.count;
   }
 
+  /** A copy that later inserts and removes leave apart from this one (the chunks are copied, the documents shared). */
+  copy(): SortedView {
+    const out = new SortedView(this.cmp, []);
+    out.chunks = this.chunks.map((c) => c.slice());
+    out.count = this.count;
+    return out;
+  }
+
   /** The chunk a document belongs in: the first whose last document does not sort before it. */
   private chunkFor(doc: Doc): number {
     let lo = 0;

@@ -85,20 +85,39 @@ export function withoutUnread(store: ReadStore): ReadStore {
   };
 }
 
-/** The log as a replay of one company up to a position sees it (reads only). */
-function companyLog(events: EventStore, companyId: string, upTo: number, counter: { read: number; applied: number }): EventStore {
+/**
+ * The log as a replay of one company up to a position sees it (reads only). `atBoundary` is
+ * called before each read after the first with the position every event up to which has been
+ * applied (the runner reads the next batch only once the last one is committed): where a
+ * replay may keep a checkpoint. `done` settles when a subscription has delivered everything.
+ */
+function companyLog(
+  events: EventStore,
+  companyId: string,
+  upTo: number,
+  counter: { read: number; applied: number },
+  atBoundary?: (position: number) => void,
+): { log: EventStore; done: Promise<void> } {
   const unsupported = (): never => {
     throw new Error('an as-of replay only reads');
   };
-  return {
+  let finish!: () => void;
+  let fail!: (error: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  done.catch(() => undefined);
+  let reads = 0;
+  const log: EventStore = {
     kind: `${events.kind}:as-of`,
     appendToStream: unsupported,
     appendMany: unsupported,
     readStream: unsupported,
-    subscribeToAll: unsupported,
     headPosition: async () => upTo,
     close: async () => {},
     async readAll({ after, maxCount }) {
+      if (reads++ > 0) atBoundary?.(after);
       let from = after;
       while (from < upTo) {
         const batch = await events.readAll({ after: from, maxCount });
@@ -117,7 +136,32 @@ function companyLog(events: EventStore, companyId: string, upTo: number, counter
       }
       return [];
     },
+    /** Delivers the company's events after `after` up to the position, then settles `done`. */
+    subscribeToAll(options, handler) {
+      let closed = false;
+      const run = (async () => {
+        let after = options.after;
+        for (;;) {
+          if (closed) return;
+          const batch = await log.readAll({ after, maxCount: options.batchSize ?? 2000 });
+          if (batch.length === 0) return;
+          await handler(batch);
+          after = batch[batch.length - 1]!.position;
+        }
+      })();
+      run.then(finish, (error: unknown) => {
+        options.onError?.(error);
+        fail(error);
+      });
+      return {
+        close: async () => {
+          closed = true;
+          await run.catch(() => undefined);
+        },
+      };
+    },
   };
+  return { log, done };
 }
 
 export interface AsOfSnapshot {
@@ -130,6 +174,8 @@ export interface AsOfSnapshot {
   eventsRead: number;
   eventsApplied: number;
   ms: number;
+  /** The position the replay started from: 0, or a kept earlier state it rolled forward. */
+  from: number;
 }
 
 interface CacheEntry {
@@ -137,23 +183,59 @@ interface CacheEntry {
   expires: number;
 }
 
+/** A company's replayed state at a position, kept to roll later moments forward from. */
+interface Checkpoint {
+  companyId: string;
+  position: number;
+  store: ReadStore;
+  expires: number;
+}
+
 export interface AsOfOptions {
   /** A fresh in-memory read store (infra: the embedded store without a snapshot file). */
   newStore: () => ReadStore;
+  /**
+   * An independent copy of a replayed store, for rolling a kept earlier state forward instead
+   * of replaying from position zero. Default: the store's own `fork()` when it has one (infra:
+   * EmbeddedReadStore.fork, documents shared); `null`, or a store without one: every replay
+   * starts from zero.
+   */
+  fork?: ((store: ReadStore) => ReadStore) | null;
   /** How long a replayed state is kept (default 2 minutes) and how many at most (default 3: each holds a company's records). */
   ttlMs?: number;
   maxSnapshots?: number;
+  /**
+   * Checkpoints: a replay keeps a copy of its state every `checkpointMs` of replay work
+   * (default 400 ms) and at its end, for `checkpointTtlMs` (default 10 minutes), at most
+   * `maxCheckpoints` (default 12); a later moment of the company rolls forward from the newest
+   * one at or before it, so it replays only the events in between.
+   */
+  checkpointMs?: number;
+  checkpointTtlMs?: number;
+  maxCheckpoints?: number;
   now?: () => number;
 }
 
-/** Replays companies' states as of moments, with a small cache. */
+/** A store's own copy, when it can make one (EmbeddedReadStore.fork). */
+function forkOf(store: ReadStore): ReadStore | undefined {
+  const f = (store as ReadStore & { fork?: () => ReadStore }).fork;
+  return typeof f === 'function' ? f.call(store) : undefined;
+}
+
+/** Replays companies' states as of moments, with a small cache and checkpoints to roll forward from. */
 export class AsOfReplayer {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Kept states, oldest first. */
+  private checkpoints: Checkpoint[] = [];
   /** Replays run one at a time: each holds a company's records in memory while it builds. */
   private running: Promise<unknown> = Promise.resolve();
   private readonly ttlMs: number;
   private readonly maxSnapshots: number;
+  private readonly checkpointMs: number;
+  private readonly checkpointTtlMs: number;
+  private readonly maxCheckpoints: number;
   private readonly now: () => number;
+  private readonly fork: ((store: ReadStore) => ReadStore | undefined) | null;
 
   constructor(
     private readonly events: EventStore,
@@ -161,6 +243,10 @@ export class AsOfReplayer {
   ) {
     this.ttlMs = options.ttlMs ?? 120_000;
     this.maxSnapshots = options.maxSnapshots ?? 3;
+    this.checkpointMs = options.checkpointMs ?? 400;
+    this.checkpointTtlMs = options.checkpointTtlMs ?? 600_000;
+    this.maxCheckpoints = options.maxCheckpoints ?? 12;
+    this.fork = options.fork === undefined ? forkOf : options.fork;
     this.now = options.now ?? Date.now;
   }
 
@@ -184,13 +270,56 @@ export class AsOfReplayer {
     return snapshot;
   }
 
+  /** The newest kept state of the company at or before the position. */
+  private nearest(companyId: string, position: number): Checkpoint | undefined {
+    const now = this.now();
+    this.checkpoints = this.checkpoints.filter((c) => c.expires > now);
+    let best: Checkpoint | undefined;
+    for (const c of this.checkpoints) if (c.companyId === companyId && c.position <= position && (!best || c.position > best.position)) best = c;
+    return best;
+  }
+
+  /**
+   * Keeps a replay's state at a position: a copy while the replay goes on writing to its own,
+   * the store itself at its end (a finished replay's store is only read from then on, and a
+   * roll forward writes to a copy of it).
+   */
+  private keep(companyId: string, position: number, store: ReadStore, finished: boolean): void {
+    const fork = this.fork;
+    if (!fork || this.checkpoints.some((c) => c.companyId === companyId && c.position === position)) return;
+    const kept = finished ? store : fork(store);
+    if (!kept) return;
+    this.checkpoints.push({ companyId, position, store: kept, expires: this.now() + this.checkpointTtlMs });
+    while (this.checkpoints.length > this.maxCheckpoints) this.checkpoints.shift();
+  }
+
   private async replay(companyId: string, position: number, asOf: Date): Promise<AsOfSnapshot> {
     const started = performance.now();
-    const store = this.options.newStore();
+    const kept = this.fork ? this.nearest(companyId, position) : undefined;
+    const copy = kept ? this.fork!(kept.store) : undefined;
+    const base = copy ? kept : undefined;
+    const store = copy ?? this.options.newStore();
     const counter = { read: 0, applied: 0 };
-    const runner = new ProjectionRunner(companyLog(this.events, companyId, position, counter), withoutUnread(store), AS_OF_PROJECTIONS);
-    await runner.rebuild(undefined, 5000);
-    return { companyId, asOf: asOf.toISOString(), position, store, eventsRead: counter.read, eventsApplied: counter.applied, ms: performance.now() - started };
+    let lastKept = performance.now();
+    const { log, done } = companyLog(this.events, companyId, position, counter, (at) => {
+      if (performance.now() - lastKept < this.checkpointMs) return;
+      this.keep(companyId, at, store, false);
+      lastKept = performance.now();
+    });
+    const runner = new ProjectionRunner(log, withoutUnread(store), AS_OF_PROJECTIONS);
+    if (base) {
+      // Roll the kept state forward: the runner resumes from the checkpoints the copy holds.
+      await runner.start();
+      try {
+        await done;
+      } finally {
+        await runner.stop();
+      }
+    } else {
+      await runner.rebuild(undefined, 5000);
+    }
+    this.keep(companyId, position, store, true);
+    return { companyId, asOf: asOf.toISOString(), position, store, eventsRead: counter.read, eventsApplied: counter.applied, ms: performance.now() - started, from: base?.position ?? 0 };
   }
 }
 
