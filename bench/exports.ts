@@ -24,6 +24,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ReportMeta, ReportSettings } from '@paperlink/domain';
+import type { RenderInput } from '../infra/src/reports/task';
+import type { WorkerPool as Pool } from '../infra/src/workers/pool';
 import { fmt, median, row } from './lib';
 
 const RECEIPTS_DEV = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev');
@@ -150,7 +152,10 @@ async function ours(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir: st
   await store.commit(writes as never, []);
   writes.clear();
   const blobs = new LocalBlobStore(blobDir);
-  const pool = new WorkerPool({ size: 2 });
+  // EXPORT_INPROC=1: the render task runs on this thread (one thread to profile with --cpu-prof; not a measurement).
+  const pool = process.env.EXPORT_INPROC
+    ? ({ run: async (_task: 'report', input: RenderInput) => (await import('../infra/src/reports/task')).renderReportTask(input), close: async () => {} } as unknown as Pool)
+    : new WorkerPool({ size: 2 });
   const format = kind === 'pdf' ? 'pdf' : 'excel';
   const meta = (company: string): ReportMeta => ({
     type: 'transactions', format, title: 'Bench report', company, generatedBy: 'Bench User', generatedAt: '2026-11-23T00:00:00.000Z', period: 'All dates', settings: SETTINGS, receiptLinkBase: 'http://localhost',
@@ -245,7 +250,8 @@ async function child(): Promise<void> {
   const fn = who === 'ours' ? ours : baseline;
   const r = await fn(kind as 'pdf' | 'xlsx', Number(n), Number(images), blobDir!, keys);
   console.log(`RESULT ${JSON.stringify(r)}`);
-  process.exit(0);
+  // A CPU profile (--cpu-prof) is written only on a normal exit.
+  if (!process.env.EXPORT_INPROC) process.exit(0);
 }
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { receiptFileError } from '@paperlink/domain';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 
@@ -84,11 +84,35 @@ export function renderScale(size: PageSize, dpi: number, maxPixels: number): num
   return Math.min(dpi / 72, Math.sqrt(maxPixels / (w * h)), MAX_RENDER_SIDE / Math.max(w, h));
 }
 
+let loaded: Promise<typeof PdfJs> | null = null;
+
+/**
+ * pdfjs, loaded when first used. Its legacy build replaces Array.prototype.push, JSON.stringify
+ * and JSON.parse of the whole thread with core-js polyfills several times slower (forced for
+ * edge cases of the spec, not for anything pdfjs needs); they are put back once it is loaded, so
+ * whatever else the thread runs (a pool worker's reports: exceljs and pdfkit push on every cell
+ * and operator) keeps the engine's own. The additions (Promise.withResolvers, Set methods…) stay.
+ */
+function pdfjs(): Promise<typeof PdfJs> {
+  return (loaded ??= (async () => {
+    const push = Array.prototype.push;
+    const { stringify, parse } = JSON;
+    try {
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      Array.prototype.push = push;
+      JSON.stringify = stringify;
+      JSON.parse = parse;
+    }
+  })());
+}
+
 /**
  * pdfjs takes ownership of (detaches) the buffer it is given, so it always gets a copy. A PDF
  * it cannot open (damaged, password-protected) is the uploader's problem: a 400, not a crash.
  */
 async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
+  const { getDocument } = await pdfjs();
   const task = getDocument({
     data: new Uint8Array(bytes),
     standardFontDataUrl: asset('standard_fonts'),
