@@ -16,6 +16,7 @@
  *
  *   npx tsx bench/exports.ts            # 3 runs of each, medians
  *   EXPORT_RUNS=1 EXPORT_CASES=pdf npx tsx bench/exports.ts   # one run, the PDF case only
+ *   EXPORT_INPROC=1 EXPORT_CHILD_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' ...   # one thread, profiled
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -273,7 +274,7 @@ async function main(): Promise<void> {
       const got: Record<'ours' | 'baseline', Result[]> = { ours: [], baseline: [] };
       for (let i = 0; i < runs; i++) {
         for (const who of ['ours', 'baseline'] as const) {
-          const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', who, kind, String(n), String(images), join(dir, 'blobs'), keysFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
+          const r = spawnSync(process.execPath, [...(process.env.EXPORT_CHILD_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', import.meta.filename, '--child', who, kind, String(n), String(images), join(dir, 'blobs'), keysFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
           const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
           if (!line) throw new Error(`${who} ${kind} failed: ${r.stderr.slice(-2000)}`);
           got[who].push(JSON.parse(line.slice(7)) as Result);
