@@ -6,9 +6,9 @@
  * Receipts are links, not images. Rows are committed as they arrive.
  */
 import ExcelJS from 'exceljs';
-import type { Writable } from 'node:stream';
 import { neutralise, type ReportMeta, type ReportRow, type ReportSummary } from '@paperlink/domain';
 import { dollars, money } from './format';
+import type { RenderInput } from './format';
 
 const MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00';
 const DATE = 'yyyy-mm-dd';
@@ -163,15 +163,7 @@ class DataSheet<R> {
   }
 }
 
-export interface ExcelInput {
-  meta: ReportMeta;
-  /** An admin may add the dashboard figures to a transactions report (includeAnalytics). */
-  admin: boolean;
-  summary: ReportSummary | null;
-  rows: AsyncIterable<ReportRow[]>;
-  out: Writable;
-  drained(): Promise<void>;
-}
+export type ExcelInput = RenderInput;
 
 function writeSummarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, meta: ReportMeta, s: ReportSummary | null, admin: boolean): void {
   const ws = wb.addWorksheet('Summary');

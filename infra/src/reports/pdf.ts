@@ -5,9 +5,9 @@
  * summary is kept, and pdfkit writes each finished page out (no buffered pages).
  */
 import PDFDocument from 'pdfkit';
-import type { Writable } from 'node:stream';
 import { groupOf, subtotalCents, type ReportMeta, type ReportRow, type ReportSummary } from '@paperlink/domain';
 import { fit, FONT_BOLD, FONT_REGULAR, money } from './format';
+import type { RenderInput } from './format';
 import { prepareAll, type PreparedImage } from './images';
 import { drawCharts } from './pdf-charts';
 
@@ -70,16 +70,7 @@ function columnsOf(meta: ReportMeta, admin: boolean): Column[] {
   ];
 }
 
-export interface PdfInput {
-  meta: ReportMeta;
-  /** Whether the viewer is an admin (a Created by column). */
-  admin: boolean;
-  summary: ReportSummary | null;
-  rows: AsyncIterable<ReportRow[]>;
-  out: Writable;
-  /** Resolves when the output has caught up (flow control). */
-  drained(): Promise<void>;
-}
+export type PdfInput = RenderInput;
 
 export async function writePdf({ meta, admin, summary, rows, out, drained }: PdfInput): Promise<void> {
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false, bufferPages: false, compress: true, info: { Title: meta.title, Author: meta.generatedBy, Subject: `${meta.company}: ${meta.period}`, Creator: 'Paperlink' } }) as WithOpenImage;
