@@ -6,6 +6,7 @@ export type * from './ports/read-store';
 export * from './core/context';
 export * from './core/decider';
 export * from './core/text';
+export * from './core/streams';
 export * from './accounts/validation';
 export * from './accounts/user';
 export * from './accounts/session';

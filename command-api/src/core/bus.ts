@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ConcurrencyError,
   ConflictError,
@@ -11,6 +11,7 @@ import {
   type NewEvent,
   type RequestContext,
   type StreamAppend,
+  requestStream,
 } from '@paperlink/domain';
 import { keyedFingerprint } from './fingerprint';
 import type { SessionGrant } from './tokens';
@@ -124,7 +125,7 @@ export class CommandBus {
    * its events are appended without a new record.
    */
   async run(ctx: RequestContext, plan: () => Promise<Plan>, idempotency?: Idempotency): Promise<Reply> {
-    const recordStream = idempotency ? `request-${createHash('sha256').update(idempotency.key).digest('hex').slice(0, 40)}` : undefined;
+    const recordStream = idempotency ? requestStream(idempotency.key) : undefined;
     /** A recorded reply with tokens, replayed only if this request's own plan grants them too. */
     let pending: Reply | undefined;
     if (recordStream) {

@@ -10,7 +10,8 @@ import { requireCompany } from '../http/context';
 import { IdParam, validIdParams } from '../http/params';
 import { unreadableUpload } from '../http/uploads';
 
-export const masterStream = (companyId: string) => `masterdata-${companyId}`;
+import { masterStream } from '@paperlink/domain';
+export { masterStream };
 
 export interface MasterDataDeps {
   bus: CommandBus;

@@ -32,8 +32,8 @@ import { validIdParams } from '../http/params';
 import { unreadableUpload } from '../http/uploads';
 import { forgetReceiptAppends } from '../matches/routes';
 
-export const receiptStream = (id: string) => `receipt-${id}`;
-export const uploadStream = (key: string) => `upload-${key}`;
+import { receiptStream, uploadStream } from '@paperlink/domain';
+export { receiptStream, uploadStream };
 
 /** How long a presigned upload URL stays valid. */
 export const UPLOAD_URL_TTL_SECONDS = 600;

@@ -18,7 +18,8 @@ import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { ctxOf, requireCompany } from '../http/context';
 
-export const settingsStream = (companyId: string) => `settings-${companyId}`;
+import { settingsStream } from '@paperlink/domain';
+export { settingsStream };
 
 export interface SettingView {
   value: SettingValue;

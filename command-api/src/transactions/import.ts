@@ -41,7 +41,8 @@ export interface ImportDeps {
   maxRows?: number;
 }
 
-export const mappingStream = (companyId: string) => `csvmappings-${companyId}`;
+import { mappingStream } from '@paperlink/domain';
+export { mappingStream };
 
 const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10 } });
 

@@ -21,9 +21,8 @@ import { requireCompany } from '../http/context';
 import { validIdParams } from '../http/params';
 import { forgetTransactionAppends } from '../matches/routes';
 
-export const transactionStream = (id: string) => `transaction-${id}`;
-export const importStream = (importId: string) => `import-${importId}`;
-export const ledgerStream = (companyId: string) => `imports-${companyId}`;
+import { importStream, ledgerStream, transactionStream } from '@paperlink/domain';
+export { importStream, ledgerStream, transactionStream };
 
 /** Where the write side finds a transaction's origin: the import event that holds its row. */
 export interface TransactionLocator {

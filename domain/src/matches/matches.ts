@@ -228,4 +228,4 @@ export const matchingDecider: Decider<MatchingState, MatchingCommand, MatchEvent
   },
 };
 
-export const matchingStream = (companyId: string) => `matching-${companyId}`;
+export { matchingStream } from '../core/streams';

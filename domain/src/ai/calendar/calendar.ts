@@ -60,7 +60,7 @@ export type CalendarEvent =
 
 export const CALENDAR_EVENT_TYPES = ['CalendarImported', 'CalendarRemoved'] as const;
 
-export const calendarStream = (companyId: string, userId: string) => `calendar-${companyId}.${userId}`;
+export { calendarStream } from '../../core/streams';
 
 export interface CalendarState {
   /** Calendar id by lower-cased file name. */

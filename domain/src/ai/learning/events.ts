@@ -34,8 +34,7 @@ export type AiLearningEvent =
 export const AI_LEARNING_EVENT_TYPES = ['CategoryPredicted', 'CategorizationFeedbackRecorded', 'DuplicateGroupDetected', 'DuplicateGroupConfirmed', 'DuplicateGroupDismissed'] as const;
 
 /** Streams: predictions and feedback per transaction, one stream per duplicate group. */
-export const categorizationStream = (transactionId: string): string => `aiCategorization-${transactionId}`;
-export const duplicateGroupStream = (groupId: string): string => `aiDuplicateGroup-${groupId}`;
+export { categorizationStream, duplicateGroupStream } from '../../core/streams';
 
 export type DuplicateGroupState =
   | { status: 'none' }

@@ -48,7 +48,7 @@ export type SplitEvent =
 
 export const SPLIT_EVENT_TYPES = ['TransactionSplitSaved', 'TransactionSplitRemoved'] as const;
 
-export const splitStream = (transactionId: string) => `split-${transactionId}`;
+export { splitStream } from '../../core/streams';
 
 export interface SplitState {
   parts: SplitPart[] | null;
