@@ -6,7 +6,7 @@
  * stranger gets nothing; here an insider gets everything to read and nothing to change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandOperations } from '@paperlink/command-api';
+import { COMMAND_SIDE_READS, commandOperations } from '@paperlink/command-api';
 import { queryOperations } from '@paperlink/query-api';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 
@@ -43,7 +43,8 @@ function pathOf(path: string): string {
     .replace(/:[A-Za-z]+/g, 'x');
 }
 
-const writes = commandOperations.filter((op) => op.method !== 'get' && (op.auth === 'company' || op.auth === 'company-path'));
+const computes = (op: { method: string; path: string }) => COMMAND_SIDE_READS.some((r) => r.method === op.method && r.path === op.path);
+const writes = commandOperations.filter((op) => op.method !== 'get' && (op.auth === 'company' || op.auth === 'company-path') && !computes(op));
 
 describe('an auditor is refused every write', () => {
   it('the role is chosen like any other: invited as auditor, shown as such, and changeable', async () => {
@@ -113,6 +114,19 @@ describe('an auditor reads the whole company', () => {
     expect(String(exp.body)).toContain('MEMBER LUNCH');
     // Report previews are reads, although they are POSTs.
     await api.http.post('/api/exports/preview/transactions').set(auditor.headers(admin.companyId)).send({ limit: 10, preview: true }).expect(200);
+  });
+
+  it('the command side\'s computing POSTs answer an auditor and append nothing (the recurring series of a member\'s transaction)', async () => {
+    expect(COMMAND_SIDE_READS.length).toBeGreaterThan(0);
+    for (const op of COMMAND_SIDE_READS) {
+      expect(commandOperations.some((c) => c.method === op.method && c.path === op.path), `${op.path} is a command-side operation`).toBe(true);
+      const head = await api.paperlink.adapters.events.headPosition();
+      const res = await api.http.post(pathOf(op.path)).set(auditor.headers(admin.companyId)).send({});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await api.paperlink.adapters.events.headPosition()).toBe(head);
+    }
+    const res = await api.http.post(`/api/ai/recurring/detect/${ids.id}`).set(auditor.headers(admin.companyId)).expect(200);
+    expect(res.body).toMatchObject({ hasPattern: false, pattern: null });
   });
 
   it('in their own company the auditor keeps their own role', async () => {

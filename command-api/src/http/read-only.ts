@@ -4,13 +4,18 @@
  * own account (sign out, name, password: operations that need no company), and nothing else. The
  * check comes before every router, and refuses what it does not know: a route added later is a
  * write for an auditor until the query side lists it.
+ *
+ * A few POST routes of the command side only compute an answer from the read models and append
+ * nothing (COMMAND_SIDE_READS); they are reads too. A route belongs here only if its handler
+ * never calls the command bus: `test/api/auditor.int.spec.ts` calls each as an auditor and sees
+ * the event log unchanged.
  */
 import type { RequestHandler } from 'express';
 import { ForbiddenError } from '@paperlink/domain';
 import type { Operation } from './openapi';
 import { ctxOf, READ_METHODS, READ_ONLY_MESSAGE } from './context';
 
-function matcher(ops: Operation[]): (method: string, path: string) => boolean {
+function matcher(ops: ReadonlyArray<Pick<Operation, 'method' | 'path'>>): (method: string, path: string) => boolean {
   const patterns = ops.map((op) => ({
     method: op.method.toUpperCase(),
     path: new RegExp(`^${op.path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
@@ -18,12 +23,17 @@ function matcher(ops: Operation[]): (method: string, path: string) => boolean {
   return (method, path) => patterns.some((p) => p.method === method && p.path.test(path));
 }
 
+/** Command-side POSTs that append nothing: the recurring series of a transaction is computed. */
+export const COMMAND_SIDE_READS: ReadonlyArray<Pick<Operation, 'method' | 'path'>> = [
+  { method: 'post', path: '/ai/recurring/detect/:id' },
+];
+
 /**
  * `reads`: the query side's operations; `commands`: the command side's. Mounted after
  * `authenticate`, where the request's path is relative to the API's base.
  */
 export function refuseReadOnlyWrites(reads: Operation[], commands: Operation[]): RequestHandler {
-  const isRead = matcher(reads.filter((op) => op.method !== 'get'));
+  const isRead = matcher([...reads.filter((op) => op.method !== 'get'), ...COMMAND_SIDE_READS]);
   const isOwnAccount = matcher(commands.filter((op) => op.auth === 'none' || op.auth === 'user'));
   return (req, res, next) => {
     if (!ctxOf(res).readOnly || READ_METHODS.has(req.method)) return next();
