@@ -9,6 +9,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  PreconditionFailedError,
   type RequestContext,
   type StreamAppend,
   requestStream,
@@ -66,6 +67,36 @@ export interface Loaded<S> {
   expected: ExpectedRevision;
 }
 
+/** One append of a plan. */
+export type PlannedAppend = Plan['appends'][number];
+
+/** A decision on one stream (CommandBus.handle). */
+export interface Handled<S, E extends DomainEvent> {
+  /** The state folded from the stream, before the command. */
+  state: S;
+  /** What the decider decided (none: nothing to change). */
+  events: E[];
+  /** The state with those events applied. */
+  after: S;
+  /**
+   * How many events the stream held when read: the record's revision as the query side shows it
+   * (ETag), and what an If-Match must name.
+   */
+  revision: number;
+  /** The append at the revision read (optimistic concurrency); put it in the plan. */
+  append: PlannedAppend;
+}
+
+export interface HandleOptions {
+  /**
+   * The revision the caller last read (If-Match): when the stream holds another, the command is
+   * refused with 412 and nothing is decided. Undefined: no condition.
+   */
+  ifRevision?: number | undefined;
+  /** Message of the 412 (what changed, for people). */
+  staleMessage?: string;
+}
+
 const MAX_ATTEMPTS = 4;
 
 /**
@@ -99,6 +130,27 @@ export class CommandBus {
     const recorded = await this.events.readStream(streamId);
     const state = fold(decider, recorded as unknown as E[]);
     return { state, expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision };
+  }
+
+  /**
+   * The one way a command meets its stream: read the stream, fold it with the decider, decide
+   * the command (or the command built from the folded state) and plan the append at the revision
+   * read, so a concurrent writer makes `run` plan again. Deciders throw the domain's typed errors.
+   */
+  async handle<S, C, E extends DomainEvent>(
+    streamId: string,
+    decider: Decider<S, C, E>,
+    command: C | ((state: S) => C),
+    options: HandleOptions = {},
+  ): Promise<Handled<S, E>> {
+    const recorded = await this.events.readStream(streamId);
+    const state = fold(decider, recorded as unknown as E[]);
+    const revision = recorded.length === 0 ? 0 : recorded[recorded.length - 1]!.revision + 1;
+    if (options.ifRevision !== undefined && options.ifRevision !== revision) throw new PreconditionFailedError(options.staleMessage);
+    const events = decider.decide(typeof command === 'function' ? (command as (state: S) => C)(state) : command, state);
+    const after = events.reduce(decider.evolve, state);
+    const expectedRevision: ExpectedRevision = revision === 0 ? 'no_stream' : revision - 1;
+    return { state, events, after, revision, append: { streamId, expectedRevision, events } };
   }
 
   metadata(ctx: RequestContext): EventMetadata {

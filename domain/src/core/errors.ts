@@ -64,6 +64,16 @@ export class ConcurrencyError extends ConflictError {
   }
 }
 
+/**
+ * A conditional write (If-Match) against a record that changed since the caller read it: the
+ * caller's copy is stale, and nothing was written.
+ */
+export class PreconditionFailedError extends AppError {
+  constructor(message = 'This record was changed by someone else. Reload to see the changes.', code = 'precondition_failed') {
+    super(412, code, message);
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(
     message: string,
