@@ -26,6 +26,8 @@ export interface CompanyView {
   matchRate: number;
   createdAt: string;
   updatedAt: string;
+  /** The company record's revision (ETag). */
+  revision: number;
 }
 
 /** Read-side answers a command reply includes; infra builds them over the read models. */

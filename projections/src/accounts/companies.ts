@@ -1,4 +1,4 @@
-import type { CompanyEvent, Doc, ReadStore, RecordedEvent, Role } from '@paperlink/domain';
+import { companyStream, type CompanyEvent, type Doc, type ReadStore, type RecordedEvent, type Role } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 
 export const COMPANIES = 'companies';
@@ -11,6 +11,8 @@ export interface CompanyDoc extends Doc {
   createdAt: string;
   updatedAt: string;
   userCount: number;
+  /** Events in the company's stream (what PUT /companies/current writes): its ETag, what an If-Match names. */
+  revision?: number;
 }
 
 export interface MembershipDoc extends Doc {
@@ -52,12 +54,17 @@ export function evolveMembership(doc: MembershipDoc | null, event: CompanyEvent)
 
 export const companiesProjection: Projection = {
   name: 'companies',
-  version: 1,
+  // 2: revision (the company stream's, for ETag / If-Match).
+  version: 2,
   collections: { [COMPANIES]: [], [MEMBERSHIPS]: [['companyId'], ['userId']] },
   handles: new Set(['CompanyRegistered', 'CompanyUpdated', 'MemberJoined', 'MemberRoleChanged', 'MemberRemoved']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as CompanyEvent;
-    await view.update<CompanyDoc>(COMPANIES, e.data.companyId, (doc) => evolveCompany(doc, e, event.metadata.occurredAt));
+    const own = event.streamId === companyStream(e.data.companyId);
+    await view.update<CompanyDoc>(COMPANIES, e.data.companyId, (doc) => {
+      const next = evolveCompany(doc, e, event.metadata.occurredAt);
+      return next && own ? { ...next, revision: event.revision + 1 } : next;
+    });
     if (e.type !== 'CompanyRegistered' && e.type !== 'CompanyUpdated') {
       await view.update<MembershipDoc>(MEMBERSHIPS, membershipId(e.data.companyId, e.data.userId), (doc) => evolveMembership(doc, e));
     }

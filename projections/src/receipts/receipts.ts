@@ -1,4 +1,4 @@
-import { fromCents, toCents, type DateOrder, type DateOrderEvidence, type Doc, type PastReceipt, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
+import { fromCents, receiptStream, toCents, type DateOrder, type DateOrderEvidence, type Doc, type PastReceipt, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 import { getUsers } from '../accounts/users';
 
@@ -39,6 +39,8 @@ export interface ReceiptDoc extends Doc {
   match_count: number;
   created_at: string;
   updated_at: string;
+  /** Events in the receipt's own stream: its ETag, what an If-Match names (absent on docs built before). */
+  revision?: number;
 }
 
 const FIELD_TO_DOC = { date: 'extracted_date', totalCents: 'extractedCents', merchant: 'extracted_merchant', description: 'extracted_description', taxCents: 'taxCents' } as const;
@@ -58,13 +60,17 @@ function withFields(doc: ReceiptDoc, fields: Partial<Record<keyof typeof FIELD_T
 export const receiptsProjection: Projection = {
   name: 'receipts',
   // 2: date_order (issue 12 item 4).
-  version: 2,
-  collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256']] },
+  // 3: revision (the receipt stream's, for ETag / If-Match).
+  version: 3,
+  // (companyId, extracted_date): the receipts a new card line could pay (auto-match's block, ADR 0021).
+  collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256'], ['companyId', 'extracted_date']] },
   handles: new Set(['ReceiptUploaded', 'ReceiptProcessingStarted', 'ReceiptRead', 'ReceiptReadFailed', 'ReceiptReprocessRequested', 'ReceiptCorrected', 'ReceiptDeleted', 'MatchConfirmed', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as ReceiptEvent | MatchEvent;
     const at = event.metadata.occurredAt;
-    const change = (id: string, f: (d: ReceiptDoc) => ReceiptDoc | null) => view.update<ReceiptDoc>(RECEIPTS, id, (d) => (d ? f({ ...d, updated_at: at }) : null));
+    // An event of the receipt's own stream moves its revision; a match's does not.
+    const revisionOf = (id: string, d: ReceiptDoc) => (event.streamId === receiptStream(id) ? event.revision + 1 : d.revision);
+    const change = (id: string, f: (d: ReceiptDoc) => ReceiptDoc | null) => view.update<ReceiptDoc>(RECEIPTS, id, (d) => (d ? f({ ...d, updated_at: at, revision: revisionOf(id, d) }) : null));
     switch (e.type) {
       case 'ReceiptUploaded': {
         const d = e.data;
@@ -96,6 +102,7 @@ export const receiptsProjection: Projection = {
           match_count: 0,
           created_at: at,
           updated_at: at,
+          revision: event.revision + 1,
         }));
         return;
       }
@@ -226,6 +233,8 @@ export interface ReceiptView {
   created_by_last_name: string | null;
   created_at: string;
   updated_at: string;
+  /** The receipt's revision (also its ETag): send it back in If-Match to edit this version. */
+  revision: number;
 }
 
 /**
@@ -265,6 +274,7 @@ export async function toReceiptViews(store: ReadStore, docs: ReceiptDoc[], scope
       created_by_last_name: u?.lastName ?? null,
       created_at: d.created_at,
       updated_at: d.updated_at,
+      revision: d.revision ?? 0,
     };
   });
 }

@@ -58,6 +58,8 @@ export interface TransactionView {
   splits: SplitView[];
   /** The amount changed after the split was saved: the parts no longer add up to it. */
   split_stale: boolean;
+  /** The transaction's revision (also its ETag): send it back in If-Match to edit this version. */
+  revision: number;
 }
 
 export interface SplitView {
@@ -149,6 +151,7 @@ export async function toTransactionViews(store: ReadStore, docs: TransactionDoc[
       source: { fileName: d.fileName, fileHash: d.fileHash, row: d.row, importId: d.importId },
       splits: splitViews(d),
       split_stale: !!d.split && d.split.totalCents !== d.amountCents,
+      revision: d.revision ?? 0,
     };
   });
 }

@@ -1,4 +1,4 @@
-import { dedupKeyOf, type Doc, type ImportEvent, type MatchEvent, type RecordedEvent, type SplitEvent, type SplitMode, type SplitPart, type SplitSource, type TransactionEvent } from '@paperlink/domain';
+import { dedupKeyOf, transactionStream, type Doc, type ImportEvent, type MatchEvent, type RecordedEvent, type SplitEvent, type SplitMode, type SplitPart, type SplitSource, type TransactionEvent } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 
 export const TRANSACTIONS = 'transactions';
@@ -35,6 +35,8 @@ export interface TransactionDoc extends Doc {
   dedupKey: string;
   /** The split across categories, job numbers and cost codes (ai/splitting), when there is one. */
   split?: TransactionSplitDoc | null;
+  /** Events in the transaction's own stream (edits; absent: none): its ETag, what an If-Match names. */
+  revision?: number;
 }
 
 /** A saved split: parts in cents that add up to `totalCents` (the amount when it was saved). */
@@ -72,9 +74,11 @@ export const transactionsProjection: Projection = {
   name: 'transactions',
   // 3: transaction_keys count the transactions per key (was: one transaction id per key).
   // 4: splits (TransactionSplitSaved / Removed).
-  version: 4,
+  // 5: revision (the transaction stream's, for ETag / If-Match).
+  version: 5,
   collections: {
-    [TRANSACTIONS]: [['companyId'], ['companyId', 'userId']],
+    // (companyId, transaction_date): auto-match's candidate block looks lines up by posting day (ADR 0021).
+    [TRANSACTIONS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'transaction_date']],
     [TRANSACTION_KEYS]: [],
     [COMPANY_STATS]: [],
   },
@@ -133,6 +137,7 @@ export const transactionsProjection: Projection = {
           ...(changes.jobNumber !== undefined ? { job_number_name: changes.jobNumber } : {}),
           ...(changes.costCode !== undefined ? { cost_code_name: changes.costCode } : {}),
           updated_at: at,
+          ...(event.streamId === transactionStream(transactionId) ? { revision: event.revision + 1 } : {}),
         };
         next.dedupKey = dedupKeyOf(next.transaction_date, next.description, next.amountCents);
         await view.update<TransactionDoc>(TRANSACTIONS, transactionId, () => next);

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { NotFoundError, UnauthorizedError, type RequestContext } from '@paperlink/domain';
 import { companyFromPath, requireCompany, validIdParams, type AccessReader } from '@paperlink/command-api';
+import { setEtag } from '@paperlink/domain/http/etag';
 import type { AccountViewsImpl } from './views';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -24,6 +25,7 @@ export function accountQueryRouter(views: AccountViewsImpl, access: AccessReader
     const ctx = ctxOf(res);
     const found = await views.company(ctx.companyId!, ctx.userId!);
     if (!found) throw new NotFoundError('Company not found', 'company_not_found');
+    setEtag(res, found.revision);
     res.json({ company: found });
   };
   // Team members: admins and managers (spec section 6).

@@ -13,6 +13,8 @@ export interface CompanyView {
   matchRate: number;
   createdAt: string;
   updatedAt: string;
+  /** The company record's revision (also its ETag): send it back in If-Match to edit this version. */
+  revision: number;
 }
 
 function companyView(doc: CompanyDoc, role: Role, stats?: CompanyStatsDoc): CompanyView {
@@ -29,6 +31,7 @@ function companyView(doc: CompanyDoc, role: Role, stats?: CompanyStatsDoc): Comp
     matchRate: n(stats?.matchRate),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+    revision: doc.revision ?? 0,
   };
 }
 

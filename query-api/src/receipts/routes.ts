@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NotFoundError, type BlobStore, type ReadStore, type RequestContext } from '@paperlink/domain';
 import { calendarDate, requireCompany, validIdParams } from '@paperlink/command-api';
 import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort } from '@paperlink/projections';
+import { setEtag } from '@paperlink/domain/http/etag';
 import { readStoreOf } from '../history/as-of';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -107,6 +108,7 @@ export function receiptQueryRouter(deps: ReceiptQueryDeps): Router {
     const doc = await visible(res, String(req.params.id));
     const ctx = ctxOf(res);
     const [view] = await toReceiptViews(storeOf(res), [doc], ctx.role === 'admin' ? {} : { userId: ctx.userId! });
+    setEtag(res, view?.revision);
     res.json({ receipt: view });
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NotFoundError, type ReadStore, type RequestContext } from '@paperlink/domain';
 import { calendarDate, requireCompany, validIdParams } from '@paperlink/command-api';
 import { getTransaction, listMasterItems, listTransactions, toTransactionViews, TRANSACTION_SORTS, type TransactionSort } from '@paperlink/projections';
+import { setEtag } from '@paperlink/domain/http/etag';
 import { readStoreOf } from '../history/as-of';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -53,6 +54,7 @@ export function transactionQueryRouter(live: ReadStore): Router {
     const doc = await getTransaction(store, ctx.companyId!, String(req.params.id));
     if (!doc || (ctx.role !== 'admin' && doc.userId !== ctx.userId)) throw new NotFoundError('Transaction not found', 'transaction_not_found');
     const [view] = await toTransactionViews(store, [doc], await categoryIds(store, ctx.companyId!), ctx.role === 'admin' ? {} : { userId: ctx.userId! });
+    setEtag(res, view?.revision);
     res.json({ transaction: view });
   });
 
