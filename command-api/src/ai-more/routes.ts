@@ -6,6 +6,8 @@ import {
   calendarDecider,
   calendarStream,
   CALENDAR_MAX_BYTES,
+  masterStream,
+  receiptStream,
   ConflictError,
   masterDataDecider,
   proposeSplit,
@@ -26,8 +28,6 @@ import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
 import { validIdParams } from '../http/params';
 import { unreadableUpload } from '../http/uploads';
-import { masterStream } from '../masterdata/routes';
-import { receiptStream } from '../receipts/routes';
 import { loadTransaction, type TransactionDeps } from '../transactions/routes';
 
 export interface AiMoreDeps extends Pick<TransactionDeps, 'bus' | 'events' | 'locator'> {
@@ -103,18 +103,15 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
   const router = validIdParams(Router());
   const company = requireCompany();
   const scopeOf = (ctx: RequestContext) => (ctx.role === 'admin' ? {} : { userId: ctx.userId! });
-  // loadTransaction reads the write side only (its view is for the transaction router's replies).
-  const txDeps: TransactionDeps = { bus, events: deps.events, locator: deps.locator, view: async () => null };
 
   router.post('/ai/splitting/:id', company, async (req, res) => {
     const id = String(req.params.id);
     const body = SplitBody.parse(req.body ?? {});
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const t = await loadTransaction(txDeps, ctx.companyId!, id);
+      const t = await loadTransaction(deps, ctx.companyId!, id);
       const transaction = { ownerId: t.state.ownerId, amountCents: t.state.fields.amountCents, deleted: t.state.status === 'deleted' };
       const master = masterNames((await bus.load(masterStream(ctx.companyId!), masterDataDecider)).state);
       const names = { categories: lowerSet(master.categories), jobNumbers: lowerSet(master.jobNumbers), costCodes: lowerSet(master.costCodes.map((c) => c.name)) };
-      const split = await bus.load(splitStream(id), splitDecider);
       const base = { type: 'SaveSplit' as const, transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role!, transaction, names };
       let proposal: SplitProposal | undefined;
       let command;
@@ -133,7 +130,9 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
         command = { ...base, mode: proposal.source === 'even' ? 'percentage' as const : 'amount' as const, source: proposal.source, ...(proposal.receiptId ? { receiptId: proposal.receiptId } : {}), parts: proposal.parts };
       }
       const save = body.parts !== undefined || body.save === true;
-      const events = save ? splitDecider.decide(command, split.state) : [];
+      // Only a save decides; a proposal reads the split as it is.
+      const h = save ? await bus.handle(splitStream(id), splitDecider, command) : undefined;
+      const after = h ? h.after : (await bus.load(splitStream(id), splitDecider)).state;
       const proposed = proposal && {
         source: proposal.source,
         receipt_id: proposal.receiptId ?? null,
@@ -141,13 +140,12 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
         parts: proposal.parts.map((p) => ({ amount: (p.amountCents ?? 0) / 100, percentage: p.basisPoints === undefined ? null : p.basisPoints / 100, category_name: p.category, job_number_name: p.jobNumber, cost_code_name: p.costCode })),
         items: proposal.items.map((i) => ({ text: i.text, amount: i.amountCents / 100, category_name: i.category })),
       };
-      const after = events.reduce(splitDecider.evolve, split.state);
       return {
-        appends: [{ streamId: splitStream(id), expectedRevision: split.expected, events }],
+        appends: h ? [h.append] : [],
         body: {
           ...(proposed ? { proposal: proposed } : {}),
           saved: save,
-          changed: events.length > 0,
+          changed: (h?.events.length ?? 0) > 0,
           split: {
             transaction_id: id,
             amount: transaction.amountCents / 100,
@@ -163,10 +161,9 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
   router.delete('/ai/splitting/:id', company, async (req, res) => {
     const id = String(req.params.id);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const t = await loadTransaction(txDeps, ctx.companyId!, id);
-      const split = await bus.load(splitStream(id), splitDecider);
-      const events = splitDecider.decide({ type: 'RemoveSplit', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role!, transaction: { ownerId: t.state.ownerId, deleted: t.state.status === 'deleted' } }, split.state);
-      return { appends: [{ streamId: splitStream(id), expectedRevision: split.expected, events }], body: { success: true, removed: events.length > 0 } };
+      const t = await loadTransaction(deps, ctx.companyId!, id);
+      const h = await bus.handle(splitStream(id), splitDecider, { type: 'RemoveSplit', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role!, transaction: { ownerId: t.state.ownerId, deleted: t.state.status === 'deleted' } });
+      return { appends: [h.append], body: { success: true, removed: h.events.length > 0 } };
     });
   });
 
@@ -183,13 +180,11 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
     const ctx = res.locals.ctx as RequestContext;
     const parsed = await deps.parseCalendar(file.buffer, ctx.now.toISOString());
     await send(req, res, bus, async (c): Promise<Plan> => {
-      const stream = calendarStream(c.companyId!, c.userId!);
-      const s = await bus.load(stream, calendarDecider);
-      const events = calendarDecider.decide({ type: 'ImportCalendar', companyId: c.companyId!, userId: c.userId!, fileName: file.originalname, parsed, newId }, s.state);
-      const d = events[0]!.data as Extract<(typeof events)[number], { type: 'CalendarImported' }>['data'];
+      const h = await bus.handle(calendarStream(c.companyId!, c.userId!), calendarDecider, { type: 'ImportCalendar', companyId: c.companyId!, userId: c.userId!, fileName: file.originalname, parsed, newId });
+      const d = h.events[0]!.data as Extract<(typeof h.events)[number], { type: 'CalendarImported' }>['data'];
       return {
         status: 201,
-        appends: [{ streamId: stream, expectedRevision: s.expected, events }],
+        appends: [h.append],
         body: {
           calendar: { id: d.calendarId, fileName: d.fileName, name: d.calendarName, events: d.entries.length, recurringOccurrences: d.entries.filter((e) => e.recurring).length, skipped: d.skipped, truncated: d.truncated, replaced: d.replaced },
           message: `${d.entries.length} calendar events imported`,
@@ -201,10 +196,8 @@ export function aiMoreRouter(deps: AiMoreDeps): Router {
   router.delete('/ai/calendar/calendars/:id', company, async (req, res) => {
     const calendarId = String(req.params.id);
     await send(req, res, bus, async (c): Promise<Plan> => {
-      const stream = calendarStream(c.companyId!, c.userId!);
-      const s = await bus.load(stream, calendarDecider);
-      const events = calendarDecider.decide({ type: 'RemoveCalendar', companyId: c.companyId!, userId: c.userId!, calendarId }, s.state);
-      return { appends: [{ streamId: stream, expectedRevision: s.expected, events }], body: { success: true, message: 'Calendar removed' } };
+      const h = await bus.handle(calendarStream(c.companyId!, c.userId!), calendarDecider, { type: 'RemoveCalendar', companyId: c.companyId!, userId: c.userId!, calendarId });
+      return { appends: [h.append], body: { success: true, message: 'Calendar removed' } };
     });
   });
 

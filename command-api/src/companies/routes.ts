@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { companyDecider, hasUnsafeCharacters, NotFoundError, normaliseEmail, unsafeTextMessage, ValidationError, type EventStore, type RequestContext, type Role } from '@paperlink/domain';
-import type { CommandBus, Plan } from '../core/bus';
+import { companyDecider, hasUnsafeCharacters, NotFoundError, normaliseEmail, unsafeTextMessage, ValidationError, type CompanyCommand, type EventStore, type RequestContext, type Role } from '@paperlink/domain';
+import { revisionOfIfMatch } from '@paperlink/domain/http/etag';
+import type { CommandBus, HandleOptions, Plan } from '../core/bus';
 import { send } from '../core/http';
 import type { AccountViews } from '../core/views';
 import { companyStream, userIdByEmail } from '../accounts/lookup';
@@ -26,6 +27,7 @@ export const InviteBody = z.object({
 export const RoleBody = z.object({ role: z.enum(['user', 'manager', 'admin', 'auditor'], { error: 'Role must be user, manager, admin or auditor' }) });
 
 const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const STALE_COMPANY = 'This company was changed by someone else. Reload to see the changes.';
 
 /** Company commands for the current company (X-Company-ID) and for /companies/:id. */
 export function companyRouter(deps: CompanyDeps): Router {
@@ -34,21 +36,15 @@ export function companyRouter(deps: CompanyDeps): Router {
   const current = requireCompany();
   const byPath = companyFromPath(deps.access);
 
-  const load = (ctx: RequestContext) => bus.load(companyStream(ctx.companyId!), companyDecider);
+  const handle = <C extends CompanyCommand>(ctx: RequestContext, command: C, options?: HandleOptions) => bus.handle(companyStream(ctx.companyId!), companyDecider, command, options);
 
   const update: RequestHandler = async (req, res) => {
     const body = CompanyUpdateBody.parse(req.body ?? {});
+    const ifRevision = revisionOfIfMatch(req.header('if-match'));
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const company = await load(ctx);
-      const evts = companyDecider.decide({ type: 'UpdateCompany', actorId: ctx.userId!, name: body.name, domain: body.domain ?? null, now: ctx.now.toISOString() }, company.state);
-      const view = await views.company(ctx.companyId!, ctx.userId!);
-      const change = evts[0]?.type === 'CompanyUpdated' ? evts[0].data : undefined;
-      const updated = change ? { name: change.name, domain: change.domain, updatedAt: change.updatedAt } : {};
-      return {
-        appends: [{ streamId: companyStream(ctx.companyId!), expectedRevision: company.expected, events: evts }],
-        body: { company: view && { ...view, ...updated }, message: 'Company information updated' },
-      };
-    });
+      const h = await handle(ctx, { type: 'UpdateCompany', actorId: ctx.userId!, name: body.name, domain: body.domain ?? null, now: ctx.now.toISOString() }, { ifRevision, staleMessage: STALE_COMPANY });
+      return { appends: [h.append], body: { message: 'Company information updated' } };
+    }, undefined, { answer: async (ctx) => ({ company: await views.company(ctx.companyId!, ctx.userId!) }) });
   };
 
   const invite: RequestHandler = async (req, res) => {
@@ -59,16 +55,15 @@ export function companyRouter(deps: CompanyDeps): Router {
     if (!SIMPLE_EMAIL.test(email)) throw new ValidationError('Please enter a valid email address', [{ field: 'email', message: 'Please enter a valid email address' }]);
     const role: Role = body.role ?? 'user';
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const company = await load(ctx);
       // The role check comes first, so that only admins learn whether an address has an account.
-      companyDecider.decide({ type: 'InviteMember', actorId: ctx.userId!, userId: '\u0000probe', role, now: ctx.now.toISOString() }, company.state);
+      await handle(ctx, { type: 'InviteMember', actorId: ctx.userId!, userId: '\u0000probe', role, now: ctx.now.toISOString() });
       const userId = await userIdByEmail(events, email);
       if (!userId) throw new NotFoundError('No account exists with this email address. Ask them to register first, then invite them.', 'user_not_found');
-      const evts = companyDecider.decide({ type: 'InviteMember', actorId: ctx.userId!, userId, role, now: ctx.now.toISOString() }, company.state);
+      const h = await handle(ctx, { type: 'InviteMember', actorId: ctx.userId!, userId, role, now: ctx.now.toISOString() });
       const invited = await views.user(userId);
       return {
         status: 201,
-        appends: [{ streamId: companyStream(ctx.companyId!), expectedRevision: company.expected, events: evts }],
+        appends: [h.append],
         body: {
           user: { id: userId, firstName: invited?.firstName ?? '', lastName: invited?.lastName ?? '', email, role },
           message: `${email} was added to the company as ${role}`,
@@ -81,25 +76,16 @@ export function companyRouter(deps: CompanyDeps): Router {
     const body = RoleBody.parse(req.body ?? {});
     const userId = String(req.params.userId);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const company = await load(ctx);
-      const evts = companyDecider.decide({ type: 'ChangeMemberRole', actorId: ctx.userId!, userId, role: body.role }, company.state);
-      const member = await views.member(ctx.companyId!, userId);
-      return {
-        appends: [{ streamId: companyStream(ctx.companyId!), expectedRevision: company.expected, events: evts }],
-        body: { user: member && { ...member, role: body.role }, message: 'Role updated' },
-      };
-    });
+      const h = await handle(ctx, { type: 'ChangeMemberRole', actorId: ctx.userId!, userId, role: body.role });
+      return { appends: [h.append], body: { message: 'Role updated' } };
+    }, undefined, { answer: async (ctx) => ({ user: await views.member(ctx.companyId!, userId) }) });
   };
 
   const remove: RequestHandler = async (req, res) => {
     const userId = String(req.params.userId);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const company = await load(ctx);
-      const evts = companyDecider.decide({ type: 'RemoveMember', actorId: ctx.userId!, userId }, company.state);
-      return {
-        appends: [{ streamId: companyStream(ctx.companyId!), expectedRevision: company.expected, events: evts }],
-        body: { success: true, message: 'User removed from the company' },
-      };
+      const h = await handle(ctx, { type: 'RemoveMember', actorId: ctx.userId!, userId });
+      return { appends: [h.append], body: { success: true, message: 'User removed from the company' } };
     });
   };
 

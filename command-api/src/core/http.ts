@@ -15,6 +15,12 @@ export interface SendOptions {
   bind?: unknown[];
   /** See Idempotency.mayReplayGrant. */
   mayReplayGrant?: (previous: Reply) => Promise<boolean>;
+  /**
+   * The answer's record as the read model shows it once the bus has waited for the events (a 2xx
+   * only), merged over the plan's body: a router never rebuilds a read model's view by hand. A
+   * retry gets the record as it then reads.
+   */
+  answer?: (ctx: RequestContext) => Promise<Record<string, unknown>>;
 }
 
 /** The files of a request (multer's req.file / req.files, or a raw body), by their bytes' SHA-256. */
@@ -58,6 +64,7 @@ export async function send(
     : undefined;
   const reply = await bus.run(ctx, () => plan(ctx), idempotency);
   let body = reply.body;
+  if (options.answer && reply.status < 300) body = { ...(body as object), ...(await options.answer(ctx)) };
   if (reply.grant && tokens) body = { ...(body as object), ...(await tokens.mint(reply.grant)) };
   if (reply.position > 0) res.setHeader('X-Position', String(reply.position));
   res.status(reply.status).json(body);

@@ -50,13 +50,12 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     const body = MasterItemBody.parse(req.body ?? {});
     const id = newId();
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
-      const events = masterDataDecider.decide({ type: 'AddItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);
-      const added = events.reduce(masterDataDecider.evolve, s.state).items[kind].get(id)!;
-      const categoryName = added.categoryId ? s.state.items.categories.get(added.categoryId)?.name ?? null : undefined;
+      const h = await bus.handle(masterStream(ctx.companyId!), masterDataDecider, { type: 'AddItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) });
+      const added = h.after.items[kind].get(id)!;
+      const categoryName = added.categoryId ? h.state.items.categories.get(added.categoryId)?.name ?? null : undefined;
       return {
         status: 201,
-        appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
+        appends: [h.append],
         body: { id, name: added.name, ...(added.categoryId ? { category_id: added.categoryId, category_name: categoryName } : {}) },
       };
     });
@@ -67,12 +66,11 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     const id = String(req.params.id);
     const body = MasterItemBody.parse(req.body ?? {});
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
-      const events = masterDataDecider.decide({ type: 'UpdateItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) }, s.state);
-      const after = events.reduce(masterDataDecider.evolve, s.state).items[kind].get(id)!;
-      const categoryName = after.categoryId ? s.state.items.categories.get(after.categoryId)?.name ?? null : undefined;
+      const h = await bus.handle(masterStream(ctx.companyId!), masterDataDecider, { type: 'UpdateItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, name: body.name, ...(body.category_id ? { categoryId: body.category_id } : {}) });
+      const after = h.after.items[kind].get(id)!;
+      const categoryName = after.categoryId ? h.state.items.categories.get(after.categoryId)?.name ?? null : undefined;
       return {
-        appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
+        appends: [h.append],
         body: { id, name: after.name, ...(after.categoryId ? { category_id: after.categoryId, category_name: categoryName } : {}) },
       };
     });
@@ -82,10 +80,9 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     const kind = kindOf(req.params.kind);
     const id = String(req.params.id);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
       const inUse = await deps.usage(ctx.companyId!, kind, id);
-      const events = masterDataDecider.decide({ type: 'DeleteItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, inUse }, s.state);
-      return { appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }], body: { success: true, message: 'Deleted' } };
+      const h = await bus.handle(masterStream(ctx.companyId!), masterDataDecider, { type: 'DeleteItem', companyId: ctx.companyId!, role: ctx.role!, kind, id, inUse });
+      return { appends: [h.append], body: { success: true, message: 'Deleted' } };
     });
   });
 
@@ -104,13 +101,12 @@ export function masterDataRouter(deps: MasterDataDeps): Router {
     const parsed = await deps.parsers.masterData(file.buffer, kind);
     const newIds = Array.from({ length: parsed.rows.length * 2 }, () => newId());
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const s = await bus.load(masterStream(ctx.companyId!), masterDataDecider);
       const command = { type: 'ImportItems' as const, companyId: ctx.companyId!, role: ctx.role!, kind, fileName: file.originalname, rows: parsed.rows, rowErrors: parsed.errors, newIds };
-      const events = masterDataDecider.decide(command, s.state);
-      const outcome = importOutcome(command, s.state);
+      const h = await bus.handle(masterStream(ctx.companyId!), masterDataDecider, command);
+      const outcome = importOutcome(command, h.state);
       const duplicates = [...parsed.duplicates, ...outcome.details.duplicates].sort((a, b) => a.row - b.row);
       return {
-        appends: [{ streamId: masterStream(ctx.companyId!), expectedRevision: s.expected, events }],
+        appends: [h.append],
         body: {
           summary: { ...outcome.summary, skipped: duplicates.length, totalRows: parsed.totalRows },
           details: { duplicates, errors: outcome.details.errors },

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import {
   amountToCents,
   decideReceipt,
-  fold,
   MONEY_RULE,
   NotFoundError,
   PayloadTooLargeError,
@@ -16,15 +15,17 @@ import {
   UnauthorizedError,
   ValidationError,
   type BlobStore,
-  type ExpectedRevision,
+  type Decider,
   type ReceiptCommand,
   type ReceiptData,
   type ReceiptEvent,
   type ReceiptState,
   type RequestContext,
   type SniffedFile,
+  type UploadEvent,
 } from '@paperlink/domain';
-import type { CommandBus, Plan } from '../core/bus';
+import { revisionOfIfMatch } from '@paperlink/domain/http/etag';
+import type { CommandBus, HandleOptions, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { ctxOf, requireCompany } from '../http/context';
@@ -117,18 +118,26 @@ export const CorrectionBody = z.object({
   extracted_description: z.string().max(1000, 'Description must be at most 1000 characters').nullable().optional(),
 });
 
-async function loadReceipt(bus: CommandBus, id: string): Promise<{ state: ReceiptState; expected: ExpectedRevision }> {
-  const recorded = await bus.events.readStream(receiptStream(id));
-  return { state: fold(receiptDecider, recorded as unknown as ReceiptEvent[]), expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision };
+/** The receipt decider of one receipt (its events carry the receipt's id). */
+const receiptDeciderOf = (id: string): Decider<ReceiptState, ReceiptCommand, ReceiptEvent> => ({ ...receiptDecider, decide: (command, state) => decideReceipt(id, command, state) });
+
+/** Plans one command on a receipt of the company (CommandBus.handle on its stream). */
+export async function planReceipt(
+  bus: CommandBus,
+  id: string,
+  companyId: string,
+  command: (s: ReceiptState) => ReceiptCommand,
+  body: (events: ReceiptEvent[]) => Promise<unknown> | unknown,
+  options?: HandleOptions,
+): Promise<Plan> {
+  const h = await bus.handle(receiptStream(id), receiptDeciderOf(id), (state) => {
+    if (state.exists && state.companyId !== companyId) throw new NotFoundError('Receipt not found', 'receipt_not_found');
+    return command(state);
+  }, options);
+  return { appends: [h.append], body: await body(h.events) };
 }
 
-/** Plans one command on a receipt: read its stream, decide, append at the revision read. */
-export async function planReceipt(bus: CommandBus, id: string, companyId: string, command: (s: ReceiptState) => ReceiptCommand, body: (events: ReceiptEvent[]) => Promise<unknown> | unknown): Promise<Plan> {
-  const { state, expected } = await loadReceipt(bus, id);
-  if (state.exists && state.companyId !== companyId) throw new NotFoundError('Receipt not found', 'receipt_not_found');
-  const events = decideReceipt(id, command(state), state);
-  return { appends: [{ streamId: receiptStream(id), expectedRevision: expected, events }], body: await body(events) };
-}
+const STALE_RECEIPT = 'This receipt was changed by someone else. Reload to see the changes.';
 
 /** Checks the bytes before anything is stored: a bad file leaves no trace. */
 async function inspect(bytes: Buffer, deps: Pick<ReceiptDeps, 'checkPdf'>): Promise<SniffedFile> {
@@ -163,26 +172,14 @@ export function receiptUploadTargetRouter(deps: ReceiptDeps): Router {
       const ctx = ctxOf(res);
       ctx.userId = claims.u;
       ctx.companyId = claims.c;
+      const received: UploadEvent = { type: 'ReceiptFileReceived', data: { key: claims.k, companyId: claims.c, userId: claims.u, sha256: stored.sha256, size: stored.size, kind: file.kind, mime: file.mime, width: file.width, height: file.height, pages: file.pages } };
       await send(req, res, deps.bus, async (): Promise<Plan> => ({
-        appends: [{ streamId: uploadStream(claims.k), expectedRevision: 'any', events: [{ type: 'ReceiptFileReceived', data: { key: claims.k, companyId: claims.c, userId: claims.u, sha256: stored.sha256, size: stored.size, kind: file.kind, mime: file.mime, width: file.width, height: file.height, pages: file.pages } }] }],
+        appends: [{ streamId: uploadStream(claims.k), expectedRevision: 'any', events: [received] }],
         body: { ok: true, key: claims.k, sha256: stored.sha256, size: stored.size },
       }));
     },
   );
   return router;
-}
-
-interface ReceivedFile {
-  key: string;
-  companyId: string;
-  userId: string;
-  sha256: string;
-  size: number;
-  kind: SniffedFile['kind'];
-  mime: SniffedFile['mime'];
-  width?: number;
-  height?: number;
-  pages?: number;
 }
 
 /** Receipt writes: presign, commit, multipart upload, correct, re-read, delete. */
@@ -193,7 +190,7 @@ export function receiptRouter(deps: ReceiptDeps): Router {
   const now = deps.now ?? Date.now;
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fields: 10 } });
 
-  const uploadPlan = (ctx: RequestContext, id: string, file: Omit<ReceivedFile, 'key' | 'companyId' | 'userId'>, originalName: string, via: 'direct' | 'multipart') => async (): Promise<Plan> => {
+  const uploadPlan = (ctx: RequestContext, id: string, file: Omit<UploadEvent['data'], 'key' | 'companyId' | 'userId'>, originalName: string, via: 'direct' | 'multipart') => async (): Promise<Plan> => {
     // Only a receipt the uploader may see is named (admins: the company's; others: their own).
     const duplicateOf = await deps.sameBytes(ctx.companyId!, file.sha256, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
     const data = {
@@ -237,9 +234,9 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     const b = CommitBody.parse(req.body ?? {});
     const claims = verifyUpload(deps.uploadSecret, b.key, Math.floor(now() / 1000) - UPLOAD_URL_TTL_SECONDS);
     if (claims.c !== ctx.companyId || claims.u !== ctx.userId) throw new NotFoundError('No upload with this key', 'upload_not_found');
-    const [received] = (await bus.events.readStream(uploadStream(claims.k))).slice(-1);
+    const [received] = ((await bus.events.readStream(uploadStream(claims.k))) as unknown as UploadEvent[]).slice(-1);
     if (!received) throw new ValidationError('The file has not arrived yet. Upload it to the upload URL first.', [{ field: 'key', message: 'No file was uploaded with this key' }], 'upload_missing');
-    const file = received.data as unknown as ReceivedFile;
+    const file = received.data;
     await send(req, res, bus, uploadPlan(ctx, claims.k, file, b.originalName, 'direct'), undefined, { bind: [file.sha256] });
   });
 
@@ -267,24 +264,13 @@ export function receiptRouter(deps: ReceiptDeps): Router {
     if (b.extracted_tax !== undefined) changes.taxCents = b.extracted_tax === null ? null : toCents(b.extracted_tax);
     if (b.extracted_merchant !== undefined) changes.merchant = b.extracted_merchant;
     if (b.extracted_description !== undefined) changes.description = b.extracted_description;
-    await send(req, res, bus, (ctx) =>
-      planReceipt(bus, id, ctx.companyId!, () => ({ type: 'CorrectReceipt', actorId: ctx.userId!, role: ctx.role!, changes }), async (events) => {
-        // The reply shows the receipt as it will read once the correction is projected.
-        const current = await deps.view(ctx.companyId!, id, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
-        const applied = events.flatMap((e) => (e.type === 'ReceiptCorrected' ? [e.data.changes] : []));
-        const after = applied.reduce<Record<string, unknown> | null>((view, c) => view && {
-          ...view,
-          ...(c.date !== undefined ? { extracted_date: c.date } : {}),
-          ...(c.totalCents !== undefined ? { extracted_amount: c.totalCents === null ? null : c.totalCents / 100 } : {}),
-          ...(c.taxCents !== undefined ? { extracted_tax: c.taxCents === null ? null : c.taxCents / 100 } : {}),
-          ...(c.merchant !== undefined ? { extracted_merchant: c.merchant } : {}),
-          ...(c.description !== undefined ? { extracted_description: c.description } : {}),
-          corrected_fields: [...new Set([...((view.corrected_fields as string[]) ?? []), ...Object.keys(c)])],
-          // Where a corrected field was read no longer shows it (as the read model does).
-          ...(view.field_boxes ? { field_boxes: Object.fromEntries(Object.entries(view.field_boxes as Record<string, unknown>).filter(([k]) => !(k in c))) } : {}),
-        }, current);
-        return { receipt: after, message: 'Receipt updated successfully' };
-      }),
+    const ifRevision = revisionOfIfMatch(req.header('if-match'));
+    await send(
+      req, res, bus,
+      (ctx) => planReceipt(bus, id, ctx.companyId!, () => ({ type: 'CorrectReceipt', actorId: ctx.userId!, role: ctx.role!, changes }), () => ({ message: 'Receipt updated successfully' }), { ifRevision, staleMessage: STALE_RECEIPT }),
+      undefined,
+      // The reply shows the receipt as the read model has it once the correction is projected.
+      { answer: async (ctx) => ({ receipt: await deps.view(ctx.companyId!, id, ctx.role === 'admin' ? {} : { userId: ctx.userId! }) }) },
     );
   });
 

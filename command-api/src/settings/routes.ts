@@ -60,15 +60,11 @@ export function settingsRouter(deps: SettingsDeps): Router {
   const admin = requireCompany('admin');
 
   const change = (ctx: RequestContext, key: SettingKey, value: unknown, description?: unknown) => async (): Promise<Plan> => {
-    const s = await bus.load(settingsStream(ctx.companyId!), settingsDecider);
-    const events = settingsDecider.decide({ type: 'ChangeSetting', companyId: ctx.companyId!, role: ctx.role!, key, value, ...(description !== undefined ? { description } : {}) }, s.state);
-    const after = events.reduce(settingsDecider.evolve, s.state);
+    const { after, events, append } = await bus.handle(settingsStream(ctx.companyId!), settingsDecider, { type: 'ChangeSetting', companyId: ctx.companyId!, role: ctx.role!, key, value, ...(description !== undefined ? { description } : {}) });
+    // A setting never set shows its default (and its default description).
     const views = await deps.views(ctx.companyId!);
     const stored = key in after.values ? after.values[key]! : views[key].value;
-    return {
-      appends: [{ streamId: settingsStream(ctx.companyId!), expectedRevision: s.expected, events }],
-      body: { key, value: stored, description: after.descriptions[key] ?? views[key].description, changed: events.length > 0 },
-    };
+    return { appends: [append], body: { key, value: stored, description: after.descriptions[key] ?? views[key].description, changed: events.length > 0 } };
   };
 
   router.get('/settings', member, async (_req, res) => {

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import {
-  fold,
   NotFoundError,
   amountToCents,
   MONEY_RULE,
@@ -12,10 +11,12 @@ import {
   type ExpectedRevision,
   type ImportEvent,
   type RequestContext,
+  type TransactionCommand,
   type TransactionEvent,
   type TransactionState,
 } from '@paperlink/domain';
-import type { CommandBus, Plan } from '../core/bus';
+import { revisionOfIfMatch } from '@paperlink/domain/http/etag';
+import type { CommandBus, Handled, HandleOptions, Plan } from '../core/bus';
 import { send } from '../core/http';
 import { requireCompany } from '../http/context';
 import { validIdParams } from '../http/params';
@@ -59,15 +60,15 @@ function money(value: unknown, field: 'amount' | 'sales_tax', message: string): 
   return cents;
 }
 
-/** Folds a transaction: its row in the import, then its own stream. */
-export async function loadTransaction(deps: TransactionDeps, companyId: string, id: string): Promise<{ state: TransactionState; expected: ExpectedRevision }> {
+/** A transaction before its own stream: its row in the import (the decider's initial state). */
+async function origin(deps: Pick<TransactionDeps, 'events' | 'locator'>, companyId: string, id: string): Promise<TransactionState> {
   const where = await deps.locator.locate(companyId, id);
   if (!where) throw new NotFoundError('Transaction not found', 'transaction_not_found');
-  const [origin] = await deps.events.readStream(importStream(where.importId), { fromRevision: where.importRevision, maxCount: 1 });
-  const e = origin as unknown as (ImportEvent & { type: 'TransactionsImported' }) | undefined;
+  const [recorded] = await deps.events.readStream(importStream(where.importId), { fromRevision: where.importRevision, maxCount: 1 });
+  const e = recorded as unknown as (ImportEvent & { type: 'TransactionsImported' }) | undefined;
   const row = e?.type === 'TransactionsImported' && e.data.companyId === companyId ? e.data.rows.find((r) => r.transactionId === id) : undefined;
   if (!row) throw new NotFoundError('Transaction not found', 'transaction_not_found');
-  const initial: TransactionState = {
+  return {
     status: 'active',
     ownerId: row.assignedTo,
     fields: {
@@ -79,10 +80,19 @@ export async function loadTransaction(deps: TransactionDeps, companyId: string, 
       costCode: row.costCode ?? '',
     },
   };
-  const recorded = await deps.events.readStream(transactionStream(id));
-  const state = fold(transactionDecider(initial), recorded as unknown as TransactionEvent[]);
-  return { state, expected: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision };
 }
+
+/** Folds a transaction: its row in the import, then its own stream (for decisions of other streams). */
+export async function loadTransaction(deps: Pick<TransactionDeps, 'bus' | 'events' | 'locator'>, companyId: string, id: string): Promise<{ state: TransactionState; expected: ExpectedRevision }> {
+  return deps.bus.load(transactionStream(id), transactionDecider(await origin(deps, companyId, id)));
+}
+
+/** Decides a command on a transaction (CommandBus.handle over its origin and its own stream). */
+export async function handleTransaction(deps: Pick<TransactionDeps, 'bus' | 'events' | 'locator'>, companyId: string, id: string, command: TransactionCommand, options?: HandleOptions): Promise<Handled<TransactionState, TransactionEvent>> {
+  return deps.bus.handle(transactionStream(id), transactionDecider(await origin(deps, companyId, id)), command, options);
+}
+
+const STALE_TRANSACTION = 'This transaction was changed by someone else. Reload to see the changes.';
 
 /** Transaction edits and deletes (reads are in query-api; imports in ./import.ts). */
 export function transactionRouter(deps: TransactionDeps): Router {
@@ -90,13 +100,7 @@ export function transactionRouter(deps: TransactionDeps): Router {
   const router = validIdParams(Router());
   const company = requireCompany();
 
-  const plan = (ctx: RequestContext, id: string, command: (s: TransactionState) => Parameters<ReturnType<typeof transactionDecider>['decide']>[0], body: (after: Record<string, unknown> | null) => unknown) =>
-    async (): Promise<Plan> => {
-      const t = await loadTransaction(deps, ctx.companyId!, id);
-      const events = transactionDecider(t.state).decide(command(t.state), t.state);
-      const current = await deps.view(ctx.companyId!, id, ctx.role === 'admin' ? {} : { userId: ctx.userId! });
-      return { appends: [{ streamId: transactionStream(id), expectedRevision: t.expected, events }], body: body(current) };
-    };
+  const scopeOf = (ctx: RequestContext) => (ctx.role === 'admin' ? {} : { userId: ctx.userId! });
 
   router.put('/transactions/:id', company, async (req, res) => {
     const id = String(req.params.id);
@@ -105,33 +109,21 @@ export function transactionRouter(deps: TransactionDeps): Router {
     const amountCents = money(b.amount, 'amount', 'Please enter a valid amount');
     const salesTaxCents = b.sales_tax === null || b.sales_tax === undefined || b.sales_tax === '' ? null : money(b.sales_tax, 'sales_tax', 'Sales tax must be a number');
     const fields = { description: b.description, amountCents, salesTaxCents, category: b.category, jobNumber: b.job_number, costCode: b.cost_code };
-    await send(req, res, bus, (ctx) =>
-      plan(ctx, id, () => ({ type: 'UpdateTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role!, fields }), (current) => ({
-        transaction: current && {
-          ...current,
-          description: fields.description.trim(),
-          amount: amountCents / 100,
-          sales_tax: salesTaxCents === null ? null : salesTaxCents / 100,
-          category_name: fields.category.trim(),
-          job_number_name: fields.jobNumber.trim(),
-          cost_code_name: fields.costCode.trim(),
-        },
-        message: 'Transaction updated successfully',
-      }))(),
-    );
+    const ifRevision = revisionOfIfMatch(req.header('if-match'));
+    await send(req, res, bus, async (ctx): Promise<Plan> => {
+      const h = await handleTransaction(deps, ctx.companyId!, id, { type: 'UpdateTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role!, fields }, { ifRevision, staleMessage: STALE_TRANSACTION });
+      return { appends: [h.append], body: { message: 'Transaction updated successfully' } };
+    }, undefined, { answer: async (ctx) => ({ transaction: await deps.view(ctx.companyId!, id, scopeOf(ctx)) }) });
   });
 
   router.delete('/transactions/:id', company, async (req, res) => {
     const id = String(req.params.id);
     await send(req, res, bus, async (ctx) => {
-      const p = await plan(ctx, id, () => ({ type: 'DeleteTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role! }), () => ({
-        success: true,
-        message: 'Transaction deleted successfully',
-      }))();
+      const h = await handleTransaction(deps, ctx.companyId!, id, { type: 'DeleteTransaction', transactionId: id, companyId: ctx.companyId!, actorId: ctx.userId!, role: ctx.role! });
       // Its matches go with it, in the same append (the transaction's own row is gone, so no names are needed).
       // Matches first: where appendMany is not atomic (EventStoreDB) a failure after them leaves the
       // transaction in place for the retry, never a deleted one with matches (ADR 0016).
-      return { ...p, appends: [...(await forgetTransactionAppends(bus, ctx.companyId!, ctx.userId!, id, new Map())), ...p.appends] };
+      return { appends: [...(await forgetTransactionAppends(bus, ctx.companyId!, ctx.userId!, id, new Map())), h.append], body: { success: true, message: 'Transaction deleted successfully' } };
     });
   });
 
