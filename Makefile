@@ -55,7 +55,8 @@ test-unit: install
 	npx vitest run --project unit --project web
 
 test-int: install
-	npx vitest run --project int --reporter=verbose
+	npx vitest run --project int-par --reporter=verbose
+	npx vitest run --project int-serial --reporter=verbose
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing Debian chromium for browser tests"; (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed: browser tests will report themselves skipped"; }

@@ -5,6 +5,23 @@ import { defineConfig } from 'vitest/config';
 //   *.int.spec.ts   real adapters (SQLite, in-memory store, HTTP server in process,
 //                   external servers when their URLs are set)
 //   *.e2e.spec.ts   the real server process and a real browser
+/**
+ * Int files that measure time (event-loop delay, upload budgets, kill -9 recovery) run alone,
+ * one after another, after the others: a neighbour's CPU would be measured as theirs.
+ */
+const INT = ['{domain,command-api,projections,query-api,infra}/src/**/*.int.spec.ts', 'test/**/*.int.spec.ts'];
+
+const SERIAL = [
+  'test/security/event-loop.int.spec.ts',
+  'test/security/pdf-bomb.int.spec.ts',
+  'test/security/headers.int.spec.ts',
+  'test/crash/*.int.spec.ts',
+  'infra/src/readstore/embedded.int.spec.ts',
+  'infra/src/reports/run.int.spec.ts',
+  'infra/src/workers/pool.int.spec.ts',
+  'infra/src/llm/chain.int.spec.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -17,14 +34,21 @@ export default defineConfig({
         },
       },
       {
+        // Every int file, for running one or a few by path (`--project int <file>`).
         extends: true,
-        test: {
-          name: 'int',
-          include: ['{domain,command-api,projections,query-api,infra}/src/**/*.int.spec.ts', 'test/**/*.int.spec.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
+        test: { name: 'int', include: INT, environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+      {
+        // `make test-int`, first part: the files that do not measure time, two at a time. Most
+        // wait on servers, child processes and worker threads, so two keep both cores busy
+        // (vitest's default on 2 cores is one file at a time).
+        extends: true,
+        test: { name: 'int-par', include: INT, exclude: SERIAL, environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: 2 },
+      },
+      {
+        // `make test-int`, second part: the files that measure time, alone.
+        extends: true,
+        test: { name: 'int-serial', include: SERIAL, environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: 1 },
       },
       {
         extends: true,
