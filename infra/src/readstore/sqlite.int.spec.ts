@@ -1,0 +1,234 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Doc, Filter, FindOptions } from '@paperlink/domain';
+import { GenerationalReadStore, listTransactions, physicalName, transactionFilter, TRANSACTIONS, type Projection } from '@paperlink/projections';
+import { readStoreContract } from './contract';
+import { EmbeddedReadStore } from './embedded';
+import { findInPages } from './paged';
+import { SqliteReadStore } from './sqlite';
+import { listIndexes } from './sqlite-indexes';
+
+const dir = mkdtempSync(join(tmpdir(), 'paperlink-rs-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const file = () => join(dir, `store-${++files}.sqlite`);
+
+readStoreContract('SQLite (better-sqlite3, JSONB)', async () => new SqliteReadStore(file()));
+
+/** Documents of every shape a filter can meet: arrays, objects, booleans, nulls, mixed types on one path. */
+function oddDocs(n: number): Doc[] {
+  let seed = 11;
+  const rand = (k: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % k;
+  const values = [null, 0, -3, 7, 2.5, '', 'a', 'B', 'b', 'Meals', 'meals', 'MEALS', '2024-01-02', '2024-01-10', 'é', '10', true, false, ['a', 'b'], [], [7], { x: 1 }];
+  const plain = [null, 0, -3, 7, 2.5, '', 'a', 'B', 'b', '10', '2024-01-02', 'é', 'Meals', 'mEals'];
+  const docs: Doc[] = [];
+  for (let i = 0; i < n; i++) {
+    const d: Doc = { _id: `d${String(i).padStart(3, '0')}`, c: ['x', 'y'][rand(2)]!, n: rand(20) - 5, s: ['Meals', 'Fuel', 'meals', null, 'Travel'][rand(5)]! };
+    if (rand(3) > 0) d.v = values[rand(values.length)];
+    if (rand(2) === 0) d.o = { p: values[rand(values.length)], q: rand(4) };
+    if (rand(4) === 0) d.arr = [rand(3), ['u', 'w'][rand(2)]];
+    if (rand(5) > 0) d.m = plain[rand(plain.length)]; // mixed plain values only: SQL decides these
+
+    docs.push(d);
+  }
+  return docs;
+}
+
+const FILTERS: Filter[] = [
+  {},
+  { c: 'x' },
+  { c: 'x', n: { $gte: 0, $lt: 7 } },
+  { v: 'a' },
+  { v: 7 },
+  { v: null },
+  { v: { $ne: null } },
+  { v: { $ne: 'a' } },
+  { v: { $exists: false } },
+  { v: { $exists: true } },
+  { v: { $gt: 0 } },
+  { v: { $lte: 'b' } },
+  { v: { $gte: '2024-01-01', $lte: '2024-12-31' } },
+  { v: { $in: ['a', 7, null] } },
+  { v: { $nin: ['a', 7] } },
+  { v: true },
+  { v: { $regex: '^meals$', $options: 'i' } },
+  { s: { $regex: '^meals$', $options: 'i' } },
+  { s: { $regex: '^Meals$' } },
+  { s: /^fu/i },
+  { s: null },
+  { s: { $in: ['Fuel', null] } },
+  { s: { $nin: ['Fuel', null] } },
+  { m: 'a' },
+  { m: 7 },
+  { m: null },
+  { m: { $ne: 7 } },
+  { m: { $gt: 0 } },
+  { m: { $gte: -3, $lt: 7 } },
+  { m: { $lt: 'b' } },
+  { m: { $gte: '' } },
+  { m: { $in: ['a', 2.5, null] } },
+  { m: { $nin: ['a', 2.5] } },
+  { m: { $exists: false } },
+  { m: { $regex: '^meals$', $options: 'i' } },
+  { m: { $regex: '^a$' } },
+  { 'o.p': 'a' },
+  { 'o.q': { $gt: 1 } },
+  { 'o.p': { $exists: true } },
+  { arr: 'u' },
+  { arr: { $in: [2] } },
+  { $or: [{ c: 'y' }, { n: { $lt: -2 } }] },
+  { $or: [{ v: 'a' }, { s: 'Fuel' }] },
+  { $and: [{ c: 'x' }, { $or: [{ s: 'Fuel' }, { n: { $gte: 10 } }] }] },
+  { _id: { $in: ['d001', 'd050', 'nope'] } },
+  { _id: { $gte: 'd100', $lt: 'd120' }, c: 'y' },
+];
+
+const SORTS: Array<FindOptions['sort']> = [undefined, { n: 1 }, { s: -1, n: 1 }, { v: 1 }, { 'o.q': -1 }, { _id: -1 }, { m: 1 }, { m: -1, n: 1 }];
+
+describe('SQLite read store answers as the embedded store does', () => {
+  it('on filters over plain, mixed, array, object and boolean values, sorted and paged', async () => {
+    const docs = oddDocs(240);
+    const sqlite = new SqliteReadStore(file());
+    const memory = new EmbeddedReadStore();
+    for (const s of [sqlite, memory]) {
+      await s.ensureIndexes('t', [['c'], ['c', 'n']]);
+      await s.commit(new Map([['t', new Map(docs.map((d) => [d._id, d]))]]), []);
+    }
+    for (const filter of FILTERS) {
+      for (const sort of SORTS) {
+        for (const [skip, limit] of [[0, undefined], [3, 10]] as const) {
+          const options = { ...(sort ? { sort } : {}), skip, ...(limit ? { limit } : {}) };
+          const want = await memory.collection('t').findPage(filter, options);
+          const got = await sqlite.collection('t').findPage(filter, options);
+          const label = JSON.stringify({ filter: String(filter.s instanceof RegExp ? filter.s : JSON.stringify(filter)), options });
+          expect(got.total, label).toBe(want.total);
+          if (sort) expect(got.docs, label).toEqual(want.docs);
+          else if (limit === undefined) expect(got.docs.map((d) => d._id).sort(), label).toEqual(want.docs.map((d) => d._id).sort());
+        }
+      }
+      expect(await sqlite.collection('t').count(filter)).toBe(await memory.collection('t').count(filter));
+    }
+    await sqlite.close();
+  });
+
+  it('keeps counts right through inserts, changes and deletes', async () => {
+    const s = new SqliteReadStore(file());
+    const c = s.collection('t');
+    await s.commit(new Map([['t', new Map(Array.from({ length: 50 }, (_, i) => [`a${i}`, { _id: `a${i}`, c: 'x', n: i }]))]]), []);
+    const filter = { c: 'x', n: { $gte: 10 } };
+    expect((await c.findPage(filter, { limit: 5 })).total).toBe(40);
+    await s.commit(new Map([['t', new Map<string, Doc | null>([['a0', { _id: 'a0', c: 'x', n: 99 }], ['a20', null], ['a21', { _id: 'a21', c: 'y', n: 21 }], ['new', { _id: 'new', c: 'x', n: 10 }]])]]), []);
+    expect((await c.findPage(filter, { limit: 5 })).total).toBe(40);
+    expect(await c.count({ c: 'x', n: { $gte: 10 }, _id: { $ne: 'zzz' } })).toBe(40);
+    await s.close();
+  });
+});
+
+describe('SQLite read store on disk', () => {
+  it('keeps documents, checkpoints, indexes and what it learnt of paths across a reopen', async () => {
+    const path = file();
+    const a = new SqliteReadStore(path);
+    await a.ensureIndexes('t', [['c']]);
+    await a.commit(new Map([['t', new Map<string, Doc>([['1', { _id: '1', c: 'x', tags: ['red'] }], ['2', { _id: '2', c: 'x', tags: 'red' }]])]]), [{ name: 'p', version: 3, position: 42 }]);
+    await a.close();
+    const b = new SqliteReadStore(path);
+    expect(await b.getCheckpoints()).toEqual([{ name: 'p', version: 3, position: 42 }]);
+    expect((await b.collection('t').find({ tags: 'red' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['1', '2']);
+    expect(b.plan('t', { c: 'x' }, { limit: 1 })!.join(' ')).toMatch(/USING (COVERING )?INDEX/);
+    await b.close();
+  });
+
+  it('commits writes and checkpoints all or nothing', async () => {
+    const path = file();
+    const s = new SqliteReadStore(path);
+    await s.commit(new Map([['t', new Map([['1', { _id: '1', v: 1 }]])]]), [{ name: 'p', version: 1, position: 1 }]);
+    const bad = { _id: '3', v: 10n } as unknown as Doc; // JSON cannot hold a BigInt: the write fails half-way
+    await expect(s.commit(new Map([['t', new Map<string, Doc>([['2', { _id: '2', v: 2 }], ['3', bad]])]]), [{ name: 'p', version: 1, position: 2 }])).rejects.toThrow();
+    expect(await s.collection('t').count({})).toBe(1);
+    expect(await s.getCheckpoints()).toEqual([{ name: 'p', version: 1, position: 1 }]);
+    await s.close();
+    const again = new SqliteReadStore(path);
+    expect((await again.collection('t').find({})).map((d) => d._id)).toEqual(['1']);
+    await again.close();
+  });
+
+  it('writes a big batch in short transactions with the event loop free between them, checkpoints last', async () => {
+    const s = new SqliteReadStore(file());
+    const docs = new Map(Array.from({ length: 5000 }, (_, i) => [`r${i}`, { _id: `r${i}`, c: 'x', n: i } as Doc]));
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    let seenBeforeCheckpoint = 0;
+    const check = setImmediate(async () => {
+      seenBeforeCheckpoint = (await s.getCheckpoints()).length;
+    });
+    await s.commit(new Map([['t', docs]]), [{ name: 'p', version: 1, position: 9 }]);
+    clearInterval(ticker);
+    clearImmediate(check);
+    expect(turns).toBeGreaterThan(0);
+    expect(seenBeforeCheckpoint).toBe(0);
+    expect(await s.collection('t').count({ c: 'x' })).toBe(5000);
+    expect(await s.getCheckpoints()).toEqual([{ name: 'p', version: 1, position: 9 }]);
+    const all = await findInPages(s.collection('t'), { c: 'x' }, (d) => d._id);
+    expect(new Set(all).size).toBe(5000);
+    await s.close();
+  });
+});
+
+describe('SQLite read store indexes for the transaction lists', () => {
+  it('reads every page of the five list queries of the bench, a member view and a deep page from an index', async () => {
+    const s = new SqliteReadStore(file(), { extraIndexes: listIndexes() });
+    await s.ensureIndexes(TRANSACTIONS, [['companyId'], ['companyId', 'userId']]);
+    const docs = new Map(Array.from({ length: 300 }, (_, i) => [`t${i}`, { _id: `t${i}`, companyId: 'c1', userId: `u${i % 3}`, transaction_date: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, description: `D ${i}`, amountCents: -i, absCents: i, category_name: ['Travel', 'Meals'][i % 2], created_at: 'x', receipt_count: i % 5 === 0 ? 1 : 0, receipts: [] } as Doc]));
+    await s.commit(new Map([[TRANSACTIONS, docs]]), []);
+    const memory = new EmbeddedReadStore();
+    await memory.commit(new Map([[TRANSACTIONS, docs]]), []);
+    const queries: Array<Record<string, unknown>> = [
+      {},
+      { page: 500 },
+      { startDate: '2024-01-05', endDate: '2024-01-20', sortBy: 'amount', sortOrder: 'asc' },
+      { category: 'Travel', minAmount: 1, maxAmount: 3 },
+      { status: 'unmatched', sortBy: 'description' },
+      { userId: 'u1' },
+      { page: 97, sortBy: 'description' },
+    ];
+    for (const q of queries) {
+      const full = { companyId: 'c1', sortBy: 'transaction_date', sortOrder: 'desc', page: 1, limit: 50, ...q } as Parameters<typeof listTransactions>[1];
+      const filter = transactionFilter(full);
+      // The SQL part of the filter picks rows from an index whose order is the list's (no sort of every match).
+      const sortKey = { transaction_date: 'transaction_date', amount: 'amountCents', description: 'description' }[full.sortBy as string]!;
+      const sort = { [sortKey]: full.sortOrder === 'asc' ? 1 : -1, ...(sortKey === 'transaction_date' ? {} : { transaction_date: -1 }) } as Record<string, 1 | -1>;
+      const sqlPart = Object.fromEntries(Object.entries(filter).filter(([k]) => k !== 'category_name'));
+      const plan = s.plan(TRANSACTIONS, sqlPart, { sort, skip: (full.page - 1) * 50, limit: 50 })!.join(' | ');
+      expect(plan, JSON.stringify(q)).toMatch(/USING (COVERING )?INDEX/);
+      expect(plan, JSON.stringify(q)).not.toMatch(/SCAN c_transactions(?! USING)/);
+      if (!('startDate' in q)) expect(plan, JSON.stringify(q)).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+      expect(await listTransactions(s, full), JSON.stringify(q)).toEqual(await listTransactions(memory, full));
+    }
+    await s.close();
+  });
+});
+
+describe('blue-green generations over the SQLite store', () => {
+  it('builds the next generation beside the live one and switches in one commit', async () => {
+    const inner = new SqliteReadStore(file());
+    const p: Projection = { name: 'p', version: 2, collections: { items: [['c']] }, handles: new Set(), apply: async () => undefined };
+    const store = await GenerationalReadStore.open(inner, [p]);
+    await store.commit(new Map([['items', new Map([['a', { _id: 'a', c: 'old' }]])]]), [{ name: 'p', version: 1, position: 5 }]);
+    const next = store.target(p, 1);
+    await next.ensureIndexes('items', [['c']]);
+    await next.commit(new Map([['items', new Map([['a', { _id: 'a', c: 'new' }]])]]), [{ name: 'p@g1', version: 2, position: 5 }]);
+    expect((await store.collection('items').findOne({ _id: 'a' }))!.c).toBe('old');
+    await store.switchTo(p, 1, { name: 'p', version: 2, position: 5 });
+    expect((await store.collection('items').findOne({ _id: 'a' }))!.c).toBe('new');
+    expect(store.peek!('items', 'a')).toMatchObject({ c: 'new' });
+    expect(await inner.collection(physicalName('items', 0)).count({})).toBe(0);
+    await inner.close();
+    const reopened = await GenerationalReadStore.open(new SqliteReadStore(inner.file), [p]);
+    expect(reopened.generationOf('p')).toBe(1);
+    expect((await reopened.collection('items').find({ c: 'new' })).map((d) => d._id)).toEqual(['a']);
+    expect((await reopened.getCheckpoints()).map((c) => c.name)).toEqual(['p']);
+    await reopened.close();
+  });
+});

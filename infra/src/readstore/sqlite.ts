@@ -1,0 +1,445 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Aggregator, Query } from 'mingo';
+import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
+import { compileFilter, type Predicate } from './compile';
+import { compareValues, getPath } from './sort';
+import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
+
+/** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
+const CHUNK_DOCS = 500;
+/** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page. */
+const KEPT_COUNTS = 16;
+/** Prepared statements kept (filters of different shapes compile to different SQL). */
+const STATEMENTS = 256;
+
+export interface SqliteReadStoreOptions {
+  /**
+   * Indexes beyond the ones projections declare, by collection name (a blue-green generation
+   * `name__gN` takes its collection's): the orders lists are sorted in, so a page is read
+   * from an index instead of sorting every match (see sqlite-indexes.ts).
+   */
+  extraIndexes?: Record<string, string[][]>;
+  /** SQLite page cache, MB (default 64). */
+  cacheMb?: number;
+}
+
+interface KeptCount {
+  n: number;
+  test: Predicate;
+}
+
+interface Table {
+  name: string;
+  sql: string;
+  kinds: PathKinds;
+  indexes: string[][];
+  counts: Map<string, KeptCount>;
+  /** Where findInPages-style readers left off: filter and skip -> last id served. */
+  cursors: Map<string, string>;
+}
+
+function predicate(filter: Filter): Predicate {
+  const compiled = compileFilter(filter);
+  if (compiled) return compiled;
+  const query = new Query(filter);
+  return (d) => query.test(d as Record<string, unknown>);
+}
+
+/** A filter as a cache key, or undefined when it holds values JSON cannot tell apart (RegExp, Date). */
+function filterKey(filter: Filter): string | undefined {
+  let plain = true;
+  const key = JSON.stringify(filter, (_k, v: unknown) => {
+    if (v instanceof RegExp || v instanceof Date) plain = false;
+    return v;
+  });
+  return plain ? key : undefined;
+}
+
+function tableName(collection: string): string {
+  return /^[A-Za-z0-9_]+$/.test(collection) ? `c_${collection}` : `c_x${Buffer.from(collection).toString('hex')}`;
+}
+
+function comparator(sort: SortSpec): (a: Doc, b: Doc) => number {
+  const fields = Object.entries(sort);
+  if (!('_id' in sort)) fields.push(['_id', 1]);
+  return (a, b) => {
+    for (const [p, d] of fields) {
+      const c = compareValues(getPath(a, p), getPath(b, p));
+      if (c !== 0) return d === -1 ? -c : c;
+    }
+    return 0;
+  };
+}
+
+class SqliteCollection implements ReadCollection<Doc> {
+  constructor(private readonly store: SqliteReadStore, private readonly name: string) {}
+
+  async findOne(filter: Filter): Promise<Doc | null> {
+    return this.store.page(this.name, filter, { limit: 1 }, false).docs[0] ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    return this.store.page(this.name, filter, options, false).docs;
+  }
+
+  async count(filter: Filter): Promise<number> {
+    return this.store.count(this.name, filter);
+  }
+
+  async findPage(filter: Filter, options: FindOptions = {}): Promise<{ docs: Doc[]; total: number }> {
+    const { docs, total } = this.store.page(this.name, filter, options, true);
+    return { docs, total: total! };
+  }
+
+  /** Documents in `_id` order, `skip` matches on: a reader going through pages in turn continues where it left off (paged.ts). */
+  async mapPage<R>(filter: Filter, skip: number, limit: number, map: (doc: Doc) => R): Promise<R[]> {
+    return this.store.mapPage(this.name, filter, skip, limit).map(map);
+  }
+
+  async aggregate<R>(pipeline: Record<string, unknown>[]): Promise<R[]> {
+    const first = pipeline[0];
+    const match = first && '$match' in first ? (first.$match as Filter) : {};
+    const rest = first && '$match' in first ? pipeline.slice(1) : pipeline;
+    const input = this.store.page(this.name, match, {}, false).docs;
+    if (rest.length === 0) return input as R[];
+    return new Aggregator(rest).run(input) as R[];
+  }
+}
+
+/**
+ * Read models in SQLite (docs/decisions/0020-read-models-on-disk.md): one table per
+ * collection, each document a JSONB value keyed by `_id`; declared indexes become expression
+ * indexes on `json_extract` (with `id` last, so ties and pages are read from the index).
+ * MongoDB filters are compiled to SQL where that is exact (sql-filter.ts) and finished in
+ * JavaScript otherwise. A projector's writes and checkpoints commit together; better-sqlite3
+ * is synchronous, so every call holds the thread only as long as its statement runs.
+ */
+export class SqliteReadStore implements ReadStore {
+  readonly kind = 'sqlite';
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly tables = new Map<string, Table>();
+  private readonly collections = new Map<string, SqliteCollection>();
+  private readonly extra: Record<string, string[][]>;
+  private closed = false;
+
+  constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // Durable through a process crash; a power cut may lose the last commits, writes and
+    // checkpoints together, and the projectors replay them from the event log.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 64)}`);
+    this.db.pragma('temp_store = MEMORY');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS _checkpoints (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS _kinds (coll TEXT NOT NULL, path TEXT NOT NULL, bits INTEGER NOT NULL, PRIMARY KEY (coll, path));
+      CREATE TABLE IF NOT EXISTS _indexes (coll TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (coll, fields));
+    `);
+    this.extra = options.extraIndexes ?? {};
+  }
+
+  /** A prepared statement, kept (the most recently used STATEMENTS of them). Callers reading one column pluck it, so every statement with that column is plucked. */
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (s) {
+      this.statements.delete(sql);
+    } else {
+      s = this.db.prepare(sql);
+      if (this.statements.size >= STATEMENTS) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(sql, s);
+    return s;
+  }
+
+  /** A collection's table, created on first use, with what is known about its paths. */
+  private table(name: string): Table {
+    let t = this.tables.get(name);
+    if (t) return t;
+    const sql = `"${tableName(name)}"`;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
+    const kinds: PathKinds = new Map();
+    for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
+    const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
+    t = { name, sql, kinds, indexes, counts: new Map(), cursors: new Map() };
+    this.tables.set(name, t);
+    return t;
+  }
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    let c = this.collections.get(name);
+    if (!c) this.collections.set(name, (c = new SqliteCollection(this, name)));
+    return c as unknown as ReadCollection<T>;
+  }
+
+  private createIndex(t: Table, fields: string[]): void {
+    const hash = createHash('sha1').update(`${t.name}\0${fields.join('\0')}`).digest('hex').slice(0, 12);
+    const columns = [...fields.filter((f) => f !== '_id').map(pathExpr), 'id'];
+    this.db.exec(`CREATE INDEX IF NOT EXISTS "ix_${hash}" ON ${t.sql} (${columns.join(', ')})`);
+  }
+
+  async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
+    const t = this.table(collection);
+    const wanted = [...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])];
+    for (const fields of wanted) {
+      if (fields.length === 0 || t.indexes.some((i) => i.join('\0') === fields.join('\0'))) continue;
+      this.db.transaction(() => {
+        this.createIndex(t, fields);
+        this.stmt('INSERT OR IGNORE INTO _indexes (coll, fields) VALUES (?, ?)').run(collection, JSON.stringify(fields));
+      })();
+      t.indexes.push(fields);
+    }
+  }
+
+  private readDoc(t: Table, id: string): Doc | null {
+    const d = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return d === undefined ? null : (JSON.parse(d) as Doc);
+  }
+
+  /** Synchronous: one indexed read (the projectors' unit of work and company settings use it). */
+  peek(collection: string, id: string): Doc | null {
+    return this.readDoc(this.table(collection), id);
+  }
+
+  async getMany(collection: string, ids: string[]): Promise<Map<string, Doc>> {
+    const t = this.table(collection);
+    const out = new Map<string, Doc>();
+    for (const id of ids) {
+      const doc = this.readDoc(t, id);
+      if (doc) out.set(id, doc);
+    }
+    return out;
+  }
+
+  /**
+   * Writes and checkpoints. Up to CHUNK_DOCS documents commit in one transaction with the
+   * checkpoints; a larger write set is written a chunk per transaction with the event loop
+   * free between chunks, the checkpoints in the last one: after a crash in between, the
+   * projectors replay the batch, and documents already written are skipped by their `_pos`
+   * (unit-of-work.ts). Queries may meanwhile see part of such a batch (an import's rows).
+   */
+  async commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
+    const entries: Array<[Table, string, Doc | null]> = [];
+    for (const [name, docs] of writes) {
+      const t = this.table(name);
+      for (const [id, doc] of docs) entries.push([t, id, doc]);
+    }
+    for (let at = 0; at < entries.length || at === 0; at += CHUNK_DOCS) {
+      const last = at + CHUNK_DOCS >= entries.length;
+      this.writeChunk(entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
+      if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private writeChunk(entries: Array<[Table, string, Doc | null]>, checkpoints: Checkpoint[]): void {
+    const counted: Array<[Table, Doc | null, Doc | null]> = [];
+    const newKinds = new Set<Table>();
+    try {
+      this.db.transaction(() => {
+        for (const [t, id, doc] of entries) {
+          if (t.counts.size > 0) counted.push([t, this.readDoc(t, id), doc]);
+          if (doc === null) {
+            this.stmt(`DELETE FROM ${t.sql} WHERE id = ?`).run(id);
+            continue;
+          }
+          if (recordKinds(doc, t.kinds)) newKinds.add(t);
+          this.stmt(`INSERT INTO ${t.sql} (id, doc) VALUES (?, jsonb(?)) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(id, JSON.stringify(doc));
+        }
+        for (const t of newKinds) {
+          for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
+        }
+        for (const cp of checkpoints) {
+          this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
+        }
+      })();
+    } catch (error) {
+      for (const [t] of entries) t.counts.clear();
+      throw error;
+    }
+    for (const [t, before, after] of counted) {
+      for (const kept of t.counts.values()) kept.n += (after !== null && kept.test(after) ? 1 : 0) - (before !== null && kept.test(before) ? 1 : 0);
+    }
+  }
+
+  async getCheckpoints(): Promise<Checkpoint[]> {
+    return this.stmt('SELECT name, version, position FROM _checkpoints').all() as Checkpoint[];
+  }
+
+  async drop(collections: string[], checkpointNames: string[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const name of collections) {
+        const t = this.table(name);
+        this.db.exec(`DROP TABLE IF EXISTS ${t.sql}`);
+        this.db.exec(`CREATE TABLE ${t.sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
+        for (const fields of t.indexes) this.createIndex(t, fields);
+        this.stmt('DELETE FROM _kinds WHERE coll = ?').run(name);
+        t.kinds.clear();
+        t.counts.clear();
+        t.cursors.clear();
+      }
+      for (const name of checkpointNames) this.stmt('DELETE FROM _checkpoints WHERE name = ?').run(name);
+    })();
+    // Prepared statements of a dropped table are invalid now.
+    for (const [sql] of this.statements) if (collections.some((c) => sql.includes(`"${tableName(c)}"`))) this.statements.delete(sql);
+  }
+
+  /** Writes are durable at commit: nothing to do. */
+  async flush(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.pragma('optimize');
+    } finally {
+      this.db.close();
+    }
+  }
+
+  /** A count kept since it was last asked for (and maintained through writes), if there is one. */
+  private keptCount(t: Table, filter: Filter): number | undefined {
+    const key = filterKey(filter);
+    const kept = key === undefined ? undefined : t.counts.get(key);
+    if (!kept) return undefined;
+    t.counts.delete(key!);
+    t.counts.set(key!, kept);
+    return kept.n;
+  }
+
+  private keepCount(t: Table, filter: Filter, n: number): void {
+    const key = filterKey(filter);
+    if (key === undefined) return;
+    if (t.counts.size >= KEPT_COUNTS) t.counts.delete(t.counts.keys().next().value!);
+    t.counts.set(key, { n, test: predicate(filter) });
+  }
+
+  /** The number of matches, kept through writes once asked for (lists ask on every page). */
+  count(name: string, filter: Filter): number {
+    const t = this.table(name);
+    const kept = this.keptCount(t, filter);
+    if (kept !== undefined) return kept;
+    const where = compileWhere(filter, t.kinds);
+    let n = 0;
+    if (!where.rest) {
+      n = this.stmt(`SELECT count(*) AS n FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().get(...where.sql.params) as number;
+    } else {
+      const test = predicate(where.rest);
+      for (const d of this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().iterate(...where.sql.params) as Iterable<string>) {
+        if (test(JSON.parse(d))) n++;
+      }
+    }
+    this.keepCount(t, filter, n);
+    return n;
+  }
+
+  /** A page (and, when asked, the number of all matches). */
+  page(name: string, filter: Filter, options: FindOptions, withTotal: boolean): { docs: Doc[]; total?: number } {
+    const t = this.table(name);
+    const where = compileWhere(filter, t.kinds);
+    const sorted = options.sort && Object.keys(options.sort).length > 0;
+    const paged = options.limit !== undefined || (options.skip ?? 0) > 0;
+    const order = sorted ? orderBy(options.sort, t.kinds) : paged ? 'id ASC' : undefined;
+    const skip = options.skip ?? 0;
+    const limit = options.limit ?? -1;
+    if (!where.rest && (order || !sorted)) {
+      const orderSql = order ? ` ORDER BY ${order}` : '';
+      let docs: Doc[];
+      if (paged) {
+        // The ids first (from an index alone where one covers filter and order), then their documents.
+        const ids = this.stmt(`SELECT id FROM ${t.sql} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
+        docs = [];
+        for (const id of ids) {
+          const doc = this.readDoc(t, id);
+          if (doc) docs.push(doc);
+        }
+      } else {
+        docs = (this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[]).map((d) => JSON.parse(d) as Doc);
+      }
+      return { docs, total: withTotal ? this.count(name, filter) : undefined };
+    }
+    const test = where.rest ? predicate(where.rest) : () => true;
+    const rows = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${order ? ` ORDER BY ${order}` : ''}`).pluck().iterate(...where.sql.params) as IterableIterator<string>;
+    const end = limit < 0 ? Infinity : skip + limit;
+    if (order) {
+      // In order from SQL: test each and keep the page; go on counting only for a total not kept.
+      const kept = withTotal ? this.keptCount(t, filter) : undefined;
+      const counting = withTotal && kept === undefined;
+      const docs: Doc[] = [];
+      let n = 0;
+      for (const d of rows) {
+        const doc = JSON.parse(d) as Doc;
+        if (!test(doc)) continue;
+        if (n >= skip && n < end) docs.push(doc);
+        n++;
+        if (n >= end && !counting) {
+          rows.return?.();
+          break;
+        }
+      }
+      if (counting) this.keepCount(t, filter, n);
+      return { docs, total: withTotal ? kept ?? n : undefined };
+    }
+    const all: Doc[] = [];
+    for (const d of rows) {
+      const doc = JSON.parse(d) as Doc;
+      if (test(doc)) all.push(doc);
+    }
+    if (sorted) all.sort(comparator(options.sort!));
+    if (withTotal) this.keepCount(t, filter, all.length);
+    return { docs: all.slice(skip, end), total: all.length };
+  }
+
+  /**
+   * How SQLite reads a page of a list (EXPLAIN QUERY PLAN of the id query `page` runs), or
+   * null when part of the filter or sort is left to JavaScript. For tests and diagnosis.
+   */
+  plan(name: string, filter: Filter, options: FindOptions): string[] | null {
+    const t = this.table(name);
+    const where = compileWhere(filter, t.kinds);
+    const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
+    if (where.rest || !order) return null;
+    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {
+    const t = this.table(name);
+    const where = compileWhere(filter, t.kinds);
+    const key = filterKey(filter);
+    const cursorKey = key === undefined ? undefined : `${key}\0${skip}`;
+    const after = cursorKey === undefined ? undefined : t.cursors.get(cursorKey);
+    const test = where.rest ? predicate(where.rest) : () => true;
+    // Without a filter left for JavaScript, SQL skips (or continues after the last id served).
+    const sqlSkips = !where.rest;
+    let toSkip = after === undefined && !sqlSkips ? skip : 0;
+    const docs: Doc[] = [];
+    const sql = `SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${after === undefined ? '' : ' AND id > ?'} ORDER BY id${sqlSkips ? ' LIMIT ? OFFSET ?' : ''}`;
+    const params = [...where.sql.params, ...(after === undefined ? [] : [after]), ...(sqlSkips ? [limit, after === undefined ? skip : 0] : [])];
+    const rows = this.stmt(sql).pluck().iterate(...params) as IterableIterator<string>;
+    for (const d of rows) {
+      const doc = JSON.parse(d) as Doc;
+      if (!test(doc)) continue;
+      if (toSkip > 0) {
+        toSkip--;
+        continue;
+      }
+      docs.push(doc);
+      if (docs.length >= limit) {
+        rows.return?.();
+        break;
+      }
+    }
+    if (cursorKey !== undefined) {
+      t.cursors.delete(cursorKey);
+      if (docs.length > 0) {
+        if (t.cursors.size >= KEPT_COUNTS) t.cursors.delete(t.cursors.keys().next().value!);
+        t.cursors.set(`${key}\0${skip + docs.length}`, docs[docs.length - 1]!._id);
+      }
+    }
+    return docs;
+  }
+}
