@@ -1,4 +1,5 @@
 export * from './core/bus';
+export * from './core/read-side';
 export * from './core/ids';
 export * from './core/tokens';
 export * from './core/ports';

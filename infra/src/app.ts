@@ -28,6 +28,8 @@ import {
   aiLearningRouter,
   SlidingWindowLimiter,
   type MatchDeps,
+  freshRead,
+  readSideCurrent,
   TokenService,
   type PasswordHasher,
 } from '@paperlink/command-api';
@@ -127,7 +129,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       : Promise.resolve(null);
 
     const tokens = new TokenService(signingSecret(dir, config.JWT_SECRET), config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_SECONDS);
-    const bus = new CommandBus(events, (position) => runner.waitFor(position), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
+    // The wait honours READ_SIDE_WAIT_MS and says whether the read models caught up; a decision
+    // that reads them is refused (503) when they did not (bus.caughtUp, ADR 0023).
+    const bus = new CommandBus(events, (position) => runner.waitFor(position, config.READ_SIDE_WAIT_MS), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
     const hasher = options.hasher ?? new Argon2Hasher();
     const access = accessReader(readStore);
     const views = accountViews(readStore);
@@ -164,8 +168,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       blobs,
       uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
       checkPdf: (bytes: Buffer) => cpu.checkPdf(bytes),
-      uploadLimit: async (companyId: string) => (await settingsOf(companyId)).maxFileSize,
-      sameBytes: async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null,
+      // Decisions on read models (ADR 0023): read once they hold every earlier event, else 503.
+      uploadLimit: freshRead(bus, async (companyId: string) => (await settingsOf(companyId)).maxFileSize),
+      sameBytes: freshRead(bus, async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null),
       view: async (companyId: string, id: string, scope: { userId?: string } = {}) => {
         const doc = await getReceipt(readStore, companyId, id);
         return doc ? ((await toReceiptViews(readStore, [doc], scope))[0] as unknown as Record<string, unknown>) : null;
@@ -292,7 +297,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(transactionRouter({
       bus,
       events,
-      locator: { locate: (companyId, id) => getTransaction(readStore, companyId, id) },
+      // Where a transaction's row is never changes: a found one is right; a miss is asked again
+      // once the read models hold every earlier event (a transaction imported a moment ago), else 503.
+      locator: { locate: async (companyId, id) => (await getTransaction(readStore, companyId, id)) ?? (await freshRead(bus, getTransaction)(readStore, companyId, id)) },
       view: async (companyId, id, scope) => {
         const doc = await getTransaction(readStore, companyId, id);
         return doc ? ((await toTransactionViews(readStore, [doc], undefined, scope))[0] as unknown as Record<string, unknown>) : null;
@@ -317,7 +324,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(aiLearningRouter(aiLearning));
     api.use(masterDataRouter({
       bus,
+      // Whether an item is in use decides its deletion: read once the read models are current (ADR 0023).
       usage: async (companyId, kind, id) => {
+        await readSideCurrent(bus);
         const item = await getMasterItem(readStore, companyId, kind, id);
         return item ? readStore.collection('transactions').count({ companyId, [USAGE_FIELD[kind]]: item.name }) : 0;
       },

@@ -31,6 +31,12 @@ export const ConfigSchema = z.object({
   WORKER_THREADS: z.coerce.number().int().min(1).max(32).default(Math.max(2, Math.min(4, availableParallelism()))),
   /** Transactions one statement import takes at most; a larger file is refused with both figures. */
   MAX_IMPORT_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(200_000),
+  /**
+   * How long a command waits for the read models to hold every earlier event before it decides
+   * on them; past it the command is refused with 503 and Retry-After (ADR 0023). Also the
+   * read-your-writes wait after an append.
+   */
+  READ_SIDE_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(5000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MATCH_EVENT_TYPES, RECEIPT_EVENT_TYPES, type Doc, type ReadStore, type RecordedEvent } from '@paperlink/domain';
+import { MATCH_EVENT_TYPES, RECEIPT_EVENT_TYPES, STATEMENT_CLAIM_EVENT_TYPES, type Doc, type ReadStore, type RecordedEvent } from '@paperlink/domain';
 import { allProjections, ProjectionRunner, UnitOfWork } from '@paperlink/projections';
 import type { ReceiptReader, ReceiptReading } from '../../infra/src/receipts/ocr-job';
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
@@ -33,6 +33,7 @@ const KNOWN_EVENT_TYPES = new Set([
   ...MATCH_EVENT_TYPES,
   'EmailClaimed', 'UserPasswordChanged', 'UserLoginFailed', 'UserPasswordChangeFailed',
   'StatementImported', 'ColumnMappingSaved', 'ReceiptFileReceived', 'RequestCompleted',
+  ...STATEMENT_CLAIM_EVENT_TYPES,
 ]);
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -15,6 +15,7 @@ import {
   requestStream,
 } from '@paperlink/domain';
 import { keyedFingerprint } from './fingerprint';
+import { ReadSideBehindError } from './read-side';
 import type { SessionGrant } from './tokens';
 
 /** What a command handler wants appended, and what to answer. */
@@ -121,9 +122,14 @@ export class CommandBus {
     return keyedFingerprint(this.fingerprintKey, parts);
   }
 
-  /** Waits until the read models include `position` (a plan about to read them). */
+  /**
+   * For a plan about to decide on the read models: waits (as long as the bus's wait allows,
+   * infra's READ_SIDE_WAIT_MS) until they include `position`. If they still do not, the command
+   * is refused (503 with Retry-After, ReadSideBehindError) instead of deciding on a read model
+   * that lags (docs/decisions/0023-decisions-and-read-model-lag.md).
+   */
   async caughtUp(position: number): Promise<void> {
-    await this.waitForProjections(position);
+    if (!(await this.waitForProjections(position))) throw new ReadSideBehindError();
   }
 
   async load<S, C, E extends DomainEvent>(streamId: string, decider: Decider<S, C, E>): Promise<Loaded<S>> {

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { AppError, ConcurrencyError, TooManyRequestsError } from '@paperlink/domain';
+import { ReadSideBehindError } from '../core/read-side';
 
 /**
  * A request's URL as it may be written to a log: capability tokens in the path (the signed
@@ -24,7 +25,9 @@ export function errorHandler(log: (msg: string, err: unknown) => void = console.
       return;
     }
     if (err instanceof AppError) {
-      if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      // 429 (too many requests) and 503 (the read side is behind, core/read-side.ts) say when to retry.
+      const retryAfter = err instanceof TooManyRequestsError || err instanceof ReadSideBehindError ? err.retryAfterSeconds : undefined;
+      if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
       // A storage conflict never shows its stream, revisions or keys: one neutral answer.
       const internal = err instanceof ConcurrencyError || err.code === 'partial_retry';
       if (internal) {

@@ -5,14 +5,11 @@ import { z } from 'zod';
 import {
   decideImport,
   dedupKeyOf,
-  fold,
-  ledgerDecider,
   assignRowsToMembers,
   importAssignees,
   ValidationError,
   AppError,
   type ColumnMapping,
-  type ImportEvent,
   type Role,
 } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
@@ -20,9 +17,11 @@ import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
 import { chunksInSlices, mapInSlices } from '../core/slices';
 import { newId } from '../core/ids';
+import { readSideCurrent } from '../core/read-side';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
 import { importStream, ledgerStream } from './routes';
+import { claimAppend, fileClaimed, readLedger } from './ledger';
 
 /** Statements up to 25 MB (about 250,000 rows). */
 export const STATEMENT_MAX_BYTES = 25 * 1024 * 1024;
@@ -107,6 +106,8 @@ async function savedMapping(bus: CommandBus, companyId: string, headerKey: strin
 export function importRouter(deps: ImportDeps): Router {
   const { bus } = deps;
   const router = Router();
+  /** The ledger revision last seen per company (a hint for lastRevision). */
+  const ledgerHints = new Map<string, number>();
 
   router.post('/transactions/import', requireCompany(), (req, res, next) => {
     upload.single('csvFile')(req, res, (err: unknown) => {
@@ -131,6 +132,9 @@ export function importRouter(deps: ImportDeps): Router {
       mapping = saved;
       parsed = await deps.parsers.statement(file.buffer, { mapping: saved, maxRows });
     }
+    // Rows are assigned by the members the read model holds: when these bytes are not known to
+    // be imported already (the claim, write side), only once it holds every event so far (else 503).
+    if (!(await fileClaimed(bus.events, ctx.companyId, fileHash))) await readSideCurrent(bus);
     // A non-admin's rows are always her own, and her answer names no other member.
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
     // Each row is assigned on its own, so chunks give the same answer with turns of the event loop between.
@@ -160,19 +164,24 @@ export function importRouter(deps: ImportDeps): Router {
     const importId = newId();
     const newIds = await mapInSlices(rows, () => newId());
     await send(req, res, bus, async (c): Promise<Plan> => {
-      const recorded = await bus.events.readStream(ledgerStream(c.companyId!));
-      const ledger = fold(ledgerDecider, recorded as unknown as ImportEvent[]);
-      // Imports of one company go one at a time (the ledger's revision), and each sees the
-      // read model as of the previous one.
-      if (recorded.length > 0) await bus.caughtUp(recorded[recorded.length - 1]!.position);
-      const existingKeys = await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey));
+      // The same bytes: from the file's claim (write side). Imports of one company go one at a
+      // time (the ledger's revision, found without reading the ledger), and each decides on the
+      // read model only once it holds every event so far (else 503): de-duplication is never off.
+      const ledger = await readLedger(bus.events, c.companyId!, fileHash, ledgerHints);
+      if (!ledger.alreadyImported) await readSideCurrent(bus);
+      const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey));
       const { events, result } = decideImport(
         { importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
-        ledger,
+        { fileHashes: ledger.alreadyImported ? { [fileHash]: importId } : {} },
       );
+      const imported = events.some((e) => e.type === 'StatementImported');
+      // In this order (ADR 0016): the rows, the ledger, then the claim; a prefix leaves rows
+      // that a retry finds in the read model, never a claimed file without its rows.
       const appends: Plan['appends'] = [
         { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
-        { streamId: ledgerStream(c.companyId!), expectedRevision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision, events: events.filter((e) => e.type === 'StatementImported') },
+        { streamId: ledgerStream(c.companyId!), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
+        ...(imported ? [claimAppend(c.companyId!, fileHash, importId)] : []),
+        ...ledger.indexAppends,
       ];
       if (mapping && bodyMapping && events.length > 0) {
         appends.push({ streamId: mappingStream(c.companyId!), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: parsed.headerKey, mapping } }] });

@@ -23,6 +23,10 @@ export const importStream = (importId: string) => `import-${importId}`;
 /** Every statement imported into a company (statement de-duplication). */
 export const ledgerStream = (companyId: string) => `imports-${companyId}`;
 export const mappingStream = (companyId: string) => `csvmappings-${companyId}`;
+/** Claims one statement file (by its SHA-256) for a company: an import's de-duplication reads one event. */
+export const statementFileStream = (companyId: string, fileHash: string) => `statementfile-${digest(`${companyId}|${fileHash}`)}`;
+/** Says that every statement of a company's ledger has its file claimed (written once per company). */
+export const statementIndexStream = (companyId: string) => `statementindex-${companyId}`;
 
 // Receipts.
 export const receiptStream = (id: string) => `receipt-${id}`;

@@ -14,6 +14,21 @@ export type ImportEvent =
     }
   | { type: 'TransactionsImported'; data: { importId: string; companyId: string; fileName: string; fileHash: string; importedBy: string; rows: ImportedRow[] } };
 
+/**
+ * The write side's index of statement files (docs/decisions/0023-decisions-and-read-model-lag.md):
+ * `StatementFileClaimed` is the one event of a file's claim stream (streams.ts
+ * statementFileStream), appended `no_stream` by the import that takes the file; an import reads
+ * that one stream to know whether the same bytes came before. `StatementLedgerIndexed` is the
+ * one event of a company's index stream: every file of its ledger up to `throughRevision` has its
+ * claim, and every import after it claims its own (ledgers written before the claims existed are
+ * indexed by their first import after the upgrade).
+ */
+export type StatementClaimEvent =
+  | { type: 'StatementFileClaimed'; data: { companyId: string; fileHash: string; importId: string } }
+  | { type: 'StatementLedgerIndexed'; data: { companyId: string; throughRevision: number } };
+
+export const STATEMENT_CLAIM_EVENT_TYPES: ReadonlyArray<StatementClaimEvent['type']> = ['StatementFileClaimed', 'StatementLedgerIndexed'];
+
 /** The key duplicates are recognised by: same date, description (case and spacing aside) and amount. */
 export function dedupKeyOf(date: string, description: string, amountCents: number): string {
   return `${date}|${description.trim().replace(/\s+/g, ' ').toUpperCase()}|${amountCents}`;

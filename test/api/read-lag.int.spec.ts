@@ -1,0 +1,96 @@
+/**
+ * Issue 13, item 4: decisions never rest on a read model that may lag (ADR 0023). With the
+ * projections held (a test seam on the event store's subscriptions), each decision that reads a
+ * read model either decides from the write side or is refused with 503 and Retry-After, never
+ * taken on what the read model happened to hold; once the projections resume, the retry works.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { png } from '../support/images';
+import { stuckProjections } from '../support/stuck-projections';
+
+const HEADER = 'Transaction Date,Description,Amount,Category,Job Number,Cost Code,First Name,Last Name';
+const statement = (...lines: string[]) => Buffer.from([HEADER, ...lines].join('\n') + '\n');
+const COFFEE = '2024-05-02,BLUE BOTTLE COFFEE,-4.50,,,,,';
+const TEA = '2024-05-02,TEA HOUSE,-3.20,,,,,';
+const LUNCH = '2024-05-03,NOODLE BAR,-12.00,,,,,';
+const FUEL = '2024-05-04,SHELL OIL,-60.00,,,,,';
+
+const gate = stuckProjections();
+let api: Api;
+let ada: Account;
+
+const importFile = (bytes: Buffer, name: string) => api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', bytes, name);
+async function transactions(): Promise<Array<{ id: string; description: string }>> {
+  const res = await api.http.get('/api/transactions').query({ limit: 500 }).set(ada.headers()).expect(200);
+  return res.body.transactions as Array<{ id: string; description: string }>;
+}
+/** The 503 of a command refused because the read side is behind: the API's error shape, a Retry-After. */
+function expectBehind(res: { status: number; headers: Record<string, string>; body: unknown }) {
+  expect(res.status).toBe(503);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  expect(res.body).toEqual({ error: expect.any(String), code: 'read_side_behind' });
+}
+async function caughtUp(): Promise<void> {
+  const head = await api.paperlink.adapters.events.headPosition();
+  expect(await api.paperlink.runner.waitFor(head, 10_000)).toBe(true);
+}
+
+describe('decisions while the read side is behind', () => {
+  beforeAll(async () => {
+    api = await startApi({ READ_SIDE_WAIT_MS: '300' }, undefined, { wrapEvents: gate.wrap, noJobs: true });
+    ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin' });
+  });
+  afterAll(async () => {
+    gate.resume();
+    await api?.close();
+  });
+
+  it('import: the same bytes are known from the write side; other bytes wait for the read side (503), never imported as new', async () => {
+    expect((await importFile(statement(COFFEE, COFFEE, TEA), 'may.csv')).body).toMatchObject({ imported: 3, skipped: 0 });
+    await caughtUp();
+    const before = await transactions();
+    const itemRes = await api.http.post('/api/masterdata/categories').set(ada.headers()).send({ name: 'Fuel' }).expect(201);
+    await caughtUp();
+
+    gate.pause();
+    try {
+      // A marker event the projections have not seen: the read side is now behind.
+      const again = await importFile(statement(COFFEE, COFFEE, TEA), 'may.csv');
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ imported: 0, skipped: 3, alreadyImported: true });
+      await api.http.post('/api/masterdata/categories').set(ada.headers()).send({ name: 'Travel' }).expect(201);
+
+      // The same lines in other bytes, and new lines: both need the read model's counts.
+      expectBehind(await importFile(statement(TEA, COFFEE.toLowerCase(), COFFEE), 'may-again.csv'));
+      expectBehind(await importFile(statement(LUNCH, FUEL), 'june.csv'));
+      // The file's bytes are as unknown as before: a second try is refused too, not taken.
+      expectBehind(await importFile(statement(TEA, COFFEE.toLowerCase(), COFFEE), 'may-again.csv'));
+
+      // Receipt upload: its duplicate check (sameBytes) and the company's size limit.
+      expectBehind(await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', png(4, 4, { seed: 7 }), 'r.png'));
+      // Master data delete: whether the item is in use.
+      expectBehind(await api.http.delete(`/api/masterdata/categories/${String(itemRes.body.id)}`).set(ada.headers()));
+      // A transaction the read model does not know: maybe imported a moment ago, so not a 404 yet.
+      const unknown = await api.http.put(`/api/transactions/${randomUUID()}`).set(ada.headers()).send({ description: 'x', category: 'c', job_number: 'j', cost_code: 'k', amount: -1 });
+      expectBehind(unknown);
+      // A transaction it knows: where its row is never changes, the write side decides the edit.
+      const known = before.find((t) => t.description === 'TEA HOUSE')!;
+      const edit = await api.http.put(`/api/transactions/${known.id}`).set(ada.headers()).send({ description: 'TEA HOUSE', category: 'Meals', job_number: 'J-1', cost_code: '01-100', amount: -3.2 });
+      expect(edit.status).toBe(200);
+    } finally {
+      gate.resume();
+    }
+    await caughtUp();
+
+    // Nothing was imported while refused; the retries now decide on a current read model.
+    expect(await transactions()).toHaveLength(3);
+    expect((await importFile(statement(TEA, COFFEE.toLowerCase(), COFFEE), 'may-again.csv')).body).toMatchObject({ imported: 0, skipped: 3, alreadyImported: false });
+    expect((await importFile(statement(LUNCH, FUEL), 'june.csv')).body).toMatchObject({ imported: 2, skipped: 0 });
+    expect(await transactions()).toHaveLength(5);
+    expect((await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', png(4, 4, { seed: 7 }), 'r.png')).status).toBe(201);
+    expect((await api.http.delete(`/api/masterdata/categories/${String(itemRes.body.id)}`).set(ada.headers())).status).toBe(200);
+    expect((await api.http.put(`/api/transactions/${randomUUID()}`).set(ada.headers()).send({ description: 'x', category: 'c', job_number: 'j', cost_code: 'k', amount: -1 })).status).toBe(404);
+  });
+});
