@@ -32,6 +32,7 @@ import type { AccountViews } from '../core/views';
 import { ctxOf } from '../http/context';
 import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
+import { loadSignIn, loadUser, userAppends } from './user-streams';
 
 export interface AccountDeps {
   bus: CommandBus;
@@ -115,7 +116,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
     }, tokens, {
       // The password is left out of the fingerprint: a retry gets the account's tokens only with the account's password.
       mayReplayGrant: async (previous) => {
-        const registered = previous.grant ? (await bus.load(userStream(previous.grant.userId), userDecider)).state : undefined;
+        const registered = previous.grant ? (await loadUser(events, previous.grant.userId)).state : undefined;
         return registered?.status === 'registered' && (await hasher.verify(registered.passwordHash, body.password));
       },
     });
@@ -151,32 +152,46 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       throw new UnauthorizedError(invalid.error, invalid.code);
     }
     const sessionId = newId();
-    const first = await bus.load(userStream(userId), userDecider);
+    // Reads `user-<id>` from its checkpoint, this hour's and the last hour's attempts, and the
+    // address's mark: never the sign-in history (ADR 0022).
+    const first = await loadSignIn(events, userId, ctx.now.toISOString(), source);
     if (first.state.status !== 'registered') throw new UnauthorizedError(invalid.error, invalid.code);
     const accountWait = loginRetryAfterSeconds(first.state, ctx.now.toISOString(), source);
     if (accountWait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', accountWait, 'login_rate_limited');
-    const passwordValid = await hasher.verify(first.state.passwordHash, body.password);
-    await send(req, res, bus, async (c): Promise<Plan> => {
+    /** The hash the password was checked against. */
+    let checked = first.state.passwordHash;
+    let passwordValid = await hasher.verify(checked, body.password);
+    const { status } = await send(req, res, bus, async (c): Promise<Plan> => {
       const now = c.now.toISOString();
-      const user = await bus.load(userStream(userId), userDecider);
-      const userEvents = userDecider.decide({ type: 'RecordLogin', passwordValid, sessionId, now, source }, user.state);
-      const userAppend = { streamId: userStream(userId), expectedRevision: user.expected, events: userEvents };
-      if (!passwordValid || user.state.status !== 'registered') return { status: 401, appends: [userAppend], body: invalid };
+      const signIn = await loadSignIn(events, userId, now, source);
+      // The password changed since it was checked: check it against the new one.
+      if (signIn.state.status === 'registered' && signIn.state.passwordHash !== checked) {
+        checked = signIn.state.passwordHash;
+        passwordValid = await hasher.verify(checked, body.password);
+      }
+      const decided = userDecider.decide({ type: 'RecordLogin', passwordValid, sessionId, now, source }, signIn.state);
+      if (!passwordValid || signIn.state.status !== 'registered') return { status: 401, appends: userAppends(signIn, decided), body: invalid };
       const view = await views.user(userId, req.header('x-company-id') ?? undefined);
       if (!view) throw new UnauthorizedError(invalid.error, invalid.code);
       const grant: SessionGrant = {
         userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
         role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: 0, issuedAt: Math.floor(c.now.getTime() / 1000),
       };
+      const started = sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(c) }, sessionDecider.initialState());
       return {
-        appends: [
-          userAppend,
-          { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(c) }, sessionDecider.initialState()) },
-        ],
+        appends: userAppends(signIn, decided, { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: started }),
         body: { user: { ...view, lastLogin: now }, companies: view.companies },
         grant,
       };
     }, tokens);
+    // A sign-in no longer appends to `user-<id>`, so a password change appended while this one
+    // ran does not conflict with it. The change ends the sessions it can see once appended; this
+    // session, appended after it, ends itself here when the password it checked is no longer the
+    // account's (ADR 0022: each side writes, then reads what the other wrote).
+    if (status === 200) {
+      const after = await loadUser(events, userId);
+      if (after.state.status !== 'registered' || after.state.passwordHash !== checked) await endSessions(bus, ctx, [sessionId], 'password_changed');
+    }
   });
 
   router.post('/auth/refresh', async (req, res) => {
@@ -185,23 +200,25 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       const session = await bus.load(sessionStream(sessionId), sessionDecider);
       if (session.state.status === 'none') throw new UnauthorizedError('Invalid refresh token', 'invalid_refresh_token');
       const userId = session.state.userId;
-      const user = await bus.load(userStream(userId), userDecider);
+      // `user-<id>` holds the account's decisions only (password, "signed out everywhere"),
+      // read from its latest checkpoint: its size does not follow the sign-ins (ADR 0022).
+      const user = await loadUser(events, userId);
       const userState = user.state.status === 'registered' ? user.state : undefined;
       const sessionEvents = sessionDecider.decide(
         { type: 'RefreshSession', generation, now: ctx.now.toISOString(), expiresAt: expiresAt(ctx), ...(userState?.sessionsRevokedAt ? { userSessionsRevokedAt: userState.sessionsRevokedAt } : {}) },
         session.state,
       );
-      const append = { streamId: sessionStream(sessionId), expectedRevision: session.expected, events: sessionEvents };
+      const appends = [{ streamId: sessionStream(sessionId), expectedRevision: session.expected, events: sessionEvents }, ...(user.checkpoint ? [user.checkpoint] : [])];
       const next = refreshOutcome(session.state, sessionEvents);
       const view = userState ? await views.user(userId, req.header('x-company-id') ?? undefined) : null;
       if (next === undefined || !view) {
-        return { status: 401, appends: [append], body: { error: 'Your session has expired. Please sign in again.', code: 'session_revoked' } };
+        return { status: 401, appends, body: { error: 'Your session has expired. Please sign in again.', code: 'session_revoked' } };
       }
       const grant: SessionGrant = {
         userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
         role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: next, issuedAt: Math.floor(ctx.now.getTime() / 1000),
       };
-      return { appends: [append], body: {}, grant };
+      return { appends, body: {}, grant };
     }, tokens, { bind: [sessionId, generation] }); // the token itself is a secret: its session and generation bind a retry
   });
 
@@ -228,6 +245,18 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   return router;
 }
 
+/** Ends sessions (a command of its own, after the request's), e.g. those a password change must end. */
+async function endSessions(bus: CommandBus, ctx: RequestContext, sessionIds: string[], reason: 'password_changed'): Promise<void> {
+  await bus.run(ctx, async (): Promise<Plan> => {
+    const now = ctx.now.toISOString();
+    const appends = await Promise.all(sessionIds.map(async (id) => {
+      const session = await bus.load(sessionStream(id), sessionDecider);
+      return { streamId: sessionStream(id), expectedRevision: session.expected, events: sessionDecider.decide({ type: 'RevokeSession', reason, now }, session.state) };
+    }));
+    return { appends, body: null };
+  });
+}
+
 /** Account routes for a signed-in user. */
 export function accountRouter(deps: AccountDeps): Router {
   const { bus, events, hasher, views } = deps;
@@ -236,9 +265,9 @@ export function accountRouter(deps: AccountDeps): Router {
 
   router.post('/auth/logout-all', async (req, res) => {
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const user = await bus.load(userStream(ctx.userId!), userDecider);
+      const user = await loadUser(events, ctx.userId!);
       return {
-        appends: [{ streamId: userStream(ctx.userId!), expectedRevision: user.expected, events: userDecider.decide({ type: 'RevokeAllSessions', now: ctx.now.toISOString() }, user.state) }],
+        appends: userAppends(user, userDecider.decide({ type: 'RevokeAllSessions', now: ctx.now.toISOString() }, user.state)),
         body: { success: true, message: 'Signed out of all devices' },
       };
     });
@@ -247,11 +276,11 @@ export function accountRouter(deps: AccountDeps): Router {
   router.put('/auth/profile', async (req, res) => {
     const body = ProfileBody.parse(req.body ?? {});
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const user = await bus.load(userStream(ctx.userId!), userDecider);
+      const user = await loadUser(events, ctx.userId!);
       const evts = userDecider.decide({ type: 'UpdateProfile', firstName: body.firstName, lastName: body.lastName }, user.state);
       const view = await views.user(ctx.userId!, ctx.companyId);
       return {
-        appends: [{ streamId: userStream(ctx.userId!), expectedRevision: user.expected, events: evts }],
+        appends: userAppends(user, evts),
         body: { user: view && { ...view, firstName: body.firstName.trim(), lastName: body.lastName.trim() }, message: 'Profile updated successfully' },
       };
     });
@@ -276,29 +305,32 @@ export function accountRouter(deps: AccountDeps): Router {
     });
     const source = addressTag(address);
     const sessionId = ctx.sessionId!;
-    const current = await bus.load(userStream(ctx.userId!), userDecider);
+    const current = await loadSignIn(events, ctx.userId!, ctx.now.toISOString(), source);
     const wait = passwordChangeRetryAfterSeconds(current.state, ctx.now.toISOString(), source, sessionId);
     if (wait > 0) throw passwordChangeRateLimited(wait);
     const currentPasswordValid = current.state.status === 'registered' && (await hasher.verify(current.state.passwordHash, body.currentPassword));
     const newPasswordHash = currentPasswordValid ? await hasher.hash(body.newPassword) : '';
-    await send(req, res, bus, async (c): Promise<Plan> => {
+    const userId = ctx.userId!;
+    const { status, position } = await send(req, res, bus, async (c): Promise<Plan> => {
       failed = false;
       const now = c.now.toISOString();
-      const user = await bus.load(userStream(c.userId!), userDecider);
-      const changed = userDecider.decide({ type: 'ChangePassword', currentPasswordValid, newPasswordHash, now, source, sessionId }, user.state);
-      if (!currentPasswordValid) {
+      const user = await loadSignIn(events, userId, now, source);
+      // The password changed since the current one was checked: this change is refused as a wrong one would be.
+      const stillValid = currentPasswordValid && user.state.status === 'registered' && current.state.status === 'registered' && user.state.passwordHash === current.state.passwordHash;
+      const changed = userDecider.decide({ type: 'ChangePassword', currentPasswordValid: stillValid, newPasswordHash, now, source, sessionId }, user.state);
+      if (!stillValid) {
         failed = true;
         const wrong = 'Current password is incorrect';
         return {
           status: 400,
-          appends: [{ streamId: userStream(c.userId!), expectedRevision: user.expected, events: changed }],
+          appends: userAppends(user, changed),
           body: { error: wrong, code: 'wrong_password', details: [{ field: 'currentPassword', message: wrong }] },
         };
       }
-      // Every other session of the user ends (ASVS 3.3.3); the caller's own goes on. Sessions start
-      // only in appends to the user stream, which this plan appends to at the revision just read:
-      // with the read models caught up to the log as it is now, none can be missed (a sign-in
-      // appended in between makes this append conflict and the plan run again).
+      // Every other session of the user ends (ASVS 3.3.3); the caller's own goes on. Those the
+      // read models show, caught up to the log as it is now, end in this append; a sign-in that
+      // checked the old password and is appended after this read ends after this append (below,
+      // or by its own check, see the login route and ADR 0022).
       await bus.caughtUp(await events.headPosition());
       const others = (await views.activeSessions(c.userId!, now)).filter((id) => id !== c.sessionId);
       const revocations = await Promise.all(others.map(async (id) => {
@@ -309,10 +341,21 @@ export function accountRouter(deps: AccountDeps): Router {
       // the old password with the other sessions ended (the retry changes it), never a changed
       // password with the other sessions still open (ADR 0016).
       return {
-        appends: [...revocations, { streamId: userStream(c.userId!), expectedRevision: user.expected, events: changed }],
+        appends: [...revocations, ...userAppends(user, changed)],
         body: { success: true, message: 'Password changed successfully', otherSessionsEnded: revocations.filter((r) => r.events.length > 0).length },
       };
     });
+    if (status === 200) {
+      // Sessions that started before the change was appended but were not yet seen by the plan.
+      await bus.caughtUp(await events.headPosition());
+      const now = ctx.now.toISOString();
+      const late = [];
+      for (const id of (await views.activeSessions(userId, now)).filter((s) => s !== sessionId)) {
+        const [started] = await events.readStream(sessionStream(id), { maxCount: 1 });
+        if (started && started.position < position) late.push(id);
+      }
+      if (late.length > 0) await endSessions(bus, ctx, late, 'password_changed');
+    }
   });
 
   return router;

@@ -39,6 +39,9 @@ export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent>
         return state.status === 'none' ? state : { ...state, generation: event.data.generation, rotatedAt: event.data.at, expiresAt: event.data.expiresAt };
       case 'SessionRevoked':
         return state.status === 'none' ? state : { ...state, status: 'revoked' };
+      default:
+        // The session's stream also records the sign-in that started it (UserLoggedIn, ADR 0022).
+        return state;
     }
   },
   decide(command, state) {

@@ -16,8 +16,17 @@ export const MAX_LOGIN_FAILURES_PER_ACCOUNT = 100;
 export const LOGIN_FREE_FAILURES = 3;
 export const LOGIN_BASE_DELAY_MS = 1000;
 export const LOGIN_MAX_DELAY_MS = 60_000;
-/** Addresses (tags) of successful sign-ins remembered per account. */
+/** Addresses (tags) of successful sign-ins remembered per account in user streams written before ADR 0022. */
 const KNOWN_SOURCES = 20;
+
+/**
+ * Where each event of a user is recorded (docs/decisions/0022-session-streams.md). Only what a
+ * decision about the account needs stays in `user-<id>`; every sign-in goes to the stream of the
+ * session it starts, and the throttle's failures to a stream per user and hour, so that no
+ * stream a refresh, sign-in or sign-out reads grows with the number of past sign-ins. Streams
+ * written before keep every kind of event in `user-<id>`, and `evolve` still folds them there.
+ */
+export type UserEventHome = 'user' | 'session' | 'attempts' | 'source';
 
 export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; firstName: string; lastName: string; passwordHash: string; registeredAt: string } }
@@ -29,7 +38,43 @@ export type UserEvent =
   | { type: 'UserLoginFailed'; data: { userId: string; at: string; source?: string } }
   /** A wrong current password on a password change: a failed attempt of the account, like a failed sign-in. */
   | { type: 'UserPasswordChangeFailed'; data: { userId: string; sessionId: string; at: string; source: string } }
-  | { type: 'UserSessionsRevoked'; data: { userId: string; at: string } };
+  | { type: 'UserSessionsRevoked'; data: { userId: string; at: string } }
+  /** A success (sign-in or password change) from the address tagged `source` clears its failures of the last hour. */
+  | { type: 'UserLoginFailuresCleared'; data: { userId: string; source: string; at: string } }
+  /** The first successful sign-in from the address tagged `source`: from then on it is exempt from the hourly cap. */
+  | { type: 'UserSignInSourceRecorded'; data: { userId: string; source: string; at: string } };
+
+/** The stream kind an event of a user belongs in (see UserEventHome). */
+export function homeOf(event: UserEvent): UserEventHome {
+  switch (event.type) {
+    case 'UserRegistered':
+    case 'UserProfileUpdated':
+    case 'UserPasswordChanged':
+    case 'UserSessionsRevoked':
+      return 'user';
+    case 'UserLoggedIn':
+      return 'session';
+    case 'UserLoginFailed':
+    case 'UserPasswordChangeFailed':
+    case 'UserLoginFailuresCleared':
+      return 'attempts';
+    case 'UserSignInSourceRecorded':
+      return 'source';
+  }
+}
+
+/** The hour (since the epoch) whose attempts stream records an attempt at `at`. */
+export function signInHour(at: string | number): number {
+  return Math.floor((typeof at === 'number' ? at : Date.parse(at)) / LOGIN_FAILURE_WINDOW_MS);
+}
+
+/** Version of the user state a checkpoint holds; a checkpoint of another version is ignored. */
+export const USER_SNAPSHOT_VERSION = 1;
+/** A checkpoint of a user stream: the state folded up to and including `revision`. */
+export interface UserSnapshotTaken {
+  type: 'UserSnapshotTaken';
+  data: { userId: string; revision: number; version: number; state: UserState };
+}
 
 export type UserState =
   | { status: 'none' }
@@ -112,6 +157,12 @@ function retryAfterSeconds(state: Registered, now: string, isOwn: (f: Failure) =
   return until > t ? seconds(until - t) : 0;
 }
 
+/** The clearing of an address's failures after a success there, when it has any in the last hour. */
+function clearedFailures(state: Registered, userId: string, source: string, at: string): UserEvent[] {
+  const has = withinWindow(state.recentFailures, at).some((f) => f.source === source);
+  return has ? [{ type: 'UserLoginFailuresCleared', data: { userId, source, at } }] : [];
+}
+
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   initialState: () => ({ status: 'none' }),
 
@@ -150,6 +201,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       }
       case 'UserSessionsRevoked':
         return { ...state, sessionsRevokedAt: event.data.at };
+      case 'UserLoginFailuresCleared':
+        return { ...state, recentFailures: state.recentFailures.filter((f) => f.source !== event.data.source) };
+      case 'UserSignInSourceRecorded':
+        return state.knownSources.includes(event.data.source) ? state : { ...state, knownSources: [...state.knownSources, event.data.source] };
     }
   },
 
@@ -179,14 +234,23 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         if (wait > 0) throw passwordChangeRateLimited(wait);
         const { now: at, source, sessionId } = command;
         if (!command.currentPasswordValid) return [{ type: 'UserPasswordChangeFailed', data: { userId, sessionId, at, source } }];
-        return [{ type: 'UserPasswordChanged', data: { userId, passwordHash: command.newPasswordHash, changedAt: at, source } }];
+        return [
+          { type: 'UserPasswordChanged', data: { userId, passwordHash: command.newPasswordHash, changedAt: at, source } },
+          ...clearedFailures(state, userId, source, at),
+        ];
       }
       case 'RecordLogin': {
         const wait = loginRetryAfterSeconds(state, command.now, command.source);
         if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', wait, 'login_rate_limited');
         const source = command.source === undefined ? {} : { source: command.source };
         if (!command.passwordValid) return [{ type: 'UserLoginFailed', data: { userId, at: command.now, ...source } }];
-        return [{ type: 'UserLoggedIn', data: { userId, sessionId: command.sessionId, at: command.now, ...source } }];
+        const at = command.now;
+        const tag = command.source;
+        return [
+          { type: 'UserLoggedIn', data: { userId, sessionId: command.sessionId, at, ...source } },
+          ...(tag === undefined ? [] : clearedFailures(state, userId, tag, at)),
+          ...(tag === undefined || state.knownSources.includes(tag) ? [] : [{ type: 'UserSignInSourceRecorded' as const, data: { userId, source: tag, at } }]),
+        ];
       }
       case 'RevokeAllSessions':
         return [{ type: 'UserSessionsRevoked', data: { userId, at: command.now } }];

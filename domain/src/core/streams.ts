@@ -13,6 +13,12 @@ const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice
 export const emailStream = (email: string) => `email-${digest(email)}`;
 export const userStream = (userId: string) => `user-${userId}`;
 export const sessionStream = (sessionId: string) => `session-${sessionId}`;
+/** Failed sign-ins and wrong current passwords of a user in one hour (ADR 0022): a throttle decision reads this hour's and the last. */
+export const signInAttemptsStream = (userId: string, hour: number) => `signins-${userId}.${hour}`;
+/** Marks an address tag the user has signed in from (ADR 0022): one small stream per user and tag. */
+export const signInSourceStream = (userId: string, source: string) => `signinsource-${userId}.${source}`;
+/** Checkpoints of a user stream (its state at a stored revision), for streams written before ADR 0022. */
+export const userSnapshotStream = (userId: string) => `usersnapshot-${userId}`;
 export const companyStream = (companyId: string) => `company-${companyId}`;
 export const settingsStream = (companyId: string) => `settings-${companyId}`;
 export const masterStream = (companyId: string) => `masterdata-${companyId}`;
@@ -32,8 +38,13 @@ export const statementIndexStream = (companyId: string) => `statementindex-${com
 export const receiptStream = (id: string) => `receipt-${id}`;
 export const uploadStream = (key: string) => `upload-${key}`;
 
-// Matching (legacy: every match of a company in one stream; see issue 13).
+// Matching (ADR 0021): a receipt's matches (public events) and a transaction's (its notes).
+export const receiptMatchesStream = (receiptId: string) => `receiptMatches-${receiptId}`;
+export const transactionMatchesStream = (transactionId: string) => `transactionMatches-${transactionId}`;
+/** Legacy, read once by the upgrade: every match of a company in one stream (before issue 13). */
 export const matchingStream = (companyId: string) => `matching-${companyId}`;
+/** The upgrade's mark: the company's legacy matches were carried into their side streams. */
+export const matchingCarriedStream = (companyId: string) => `matchingCarried-${companyId}`;
 
 // AI helpers.
 export const splitStream = (transactionId: string) => `split-${transactionId}`;

@@ -36,6 +36,8 @@ export function evolveUser(doc: UserDoc | null, event: UserEvent): UserDoc | nul
     case 'UserPasswordChanged':
     case 'UserLoginFailed':
     case 'UserPasswordChangeFailed':
+    case 'UserLoginFailuresCleared':
+    case 'UserSignInSourceRecorded':
       return doc;
   }
 }
