@@ -39,6 +39,30 @@ export default tseslint.config(
       }],
     },
   },
+  // The two APIs do not import each other (issue 13 item 6): what both need (request scoping,
+  // id params, ETags, the shape of an operation) lives in domain/http/, which imports only the
+  // domain, express types and zod.
+  {
+    files: ['query-api/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['better-sqlite3', 'mongodb', '@eventstore/db-client', 'kafkajs', 'tesseract.js']
+          .map((name) => ({ name, message: 'only infra/ knows the adapters; use a port.' })),
+        patterns: [{ group: ['@paperlink/infra', '@paperlink/infra/*'], message: 'infra depends on us, not the other way.' },
+          { group: ['@paperlink/web', '@paperlink/web/*'], message: 'the server never imports the web app.' },
+          { group: ['@paperlink/command-api', '@paperlink/command-api/*', '**/command-api/**'], message: 'the query API does not import the command API: move what both need to domain/http/.' }],
+      }],
+    },
+  },
+  {
+    files: ['domain/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ioModules.filter((name) => name !== 'express').map((name) => ({ name, message: 'domain/http/ is request scoping only: no I/O.' })),
+        patterns: [{ group: ['@paperlink/*', '!@paperlink/domain', '!@paperlink/domain/http/*'], message: 'domain/http/ imports only the domain (both APIs import it).' }],
+      }],
+    },
+  },
   {
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {

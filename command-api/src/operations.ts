@@ -21,7 +21,7 @@ const companyOps = (prefix: '/companies/current' | '/companies/:id'): Operation[
   const member = prefix === '/companies/current' ? UserIdParams : CompanyUserParams;
   const of = prefix === '/companies/current' ? 'the current company' : 'the company in the path';
   return [
-    { method: 'put', path: prefix, summary: `Rename ${of} or set its domain`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: CompanyUpdateBody }, success: ok('The company after the change') },
+    { method: 'put', path: prefix, summary: `Rename ${of} or set its domain`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: CompanyUpdateBody }, concurrency: 'if-match', success: ok('The company after the change') },
     { method: 'post', path: `${prefix}/invite`, summary: `Add a registered user to ${of}`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: InviteBody }, success: created('The member added') },
     { method: 'put', path: `${prefix}/users/:userId/role`, summary: `Change a member's role in ${of}`, tags: ['companies'], auth, roles: ['admin'], params: member, body: { json: RoleBody }, success: ok('The member after the change') },
     { method: 'delete', path: `${prefix}/users/:userId`, summary: `Remove a member from ${of} (their access ends at once)`, tags: ['companies'], auth, roles: ['admin'], params: member, success: ok('Removed') },
@@ -49,14 +49,14 @@ export const commandOperations: Operation[] = [
     body: { multipart: { files: ['csvFile'], fields: ImportFields } }, success: ok('What was imported, skipped and refused, row by row'),
     errors: { 422: 'The columns were not recognised: send a mapping' },
   },
-  { method: 'put', path: '/transactions/:id', summary: 'Edit a transaction', tags: ['transactions'], auth: 'company', params: IdParams, body: { json: TransactionUpdateBody }, success: ok('The transaction after the change') },
+  { method: 'put', path: '/transactions/:id', summary: 'Edit a transaction', tags: ['transactions'], auth: 'company', params: IdParams, body: { json: TransactionUpdateBody }, concurrency: 'if-match', success: ok('The transaction after the change') },
   { method: 'delete', path: '/transactions/:id', summary: 'Delete a transaction (and its matches)', tags: ['transactions'], auth: 'company', params: IdParams, success: ok('Deleted') },
   // receipts
   { method: 'put', path: '/receipts/direct/:token', summary: 'The target of a presigned upload URL: the file bytes', tags: ['receipts'], auth: 'upload-link', params: DirectUploadParams, body: { raw: 'application/octet-stream' }, success: ok('The file arrived; commit it next'), errors: { 413: 'The file is larger than 10 MB', 400: 'Not a JPG, PNG or PDF' } },
   { method: 'post', path: '/receipts/presign', summary: 'A signed URL to upload one receipt file to', tags: ['receipts'], auth: 'company', body: { json: PresignBody }, success: ok('The upload URL and key'), errors: { 413: 'The file is larger than 10 MB' } },
   { method: 'post', path: '/receipts/commit', summary: 'Turn an uploaded file into a receipt', tags: ['receipts'], auth: 'company', body: { json: CommitBody }, success: created('The receipt (read by OCR next)') },
   { method: 'post', path: '/receipts/upload', summary: 'Upload a receipt file (multipart)', tags: ['receipts'], auth: 'company', body: { multipart: { files: ['receipt'] } }, success: created('The receipt (read by OCR next)') },
-  { method: 'put', path: '/receipts/:id', summary: "Correct a receipt's date, amounts, merchant or description", tags: ['receipts'], auth: 'company', params: IdParams, body: { json: CorrectionBody }, success: ok('The receipt after the change') },
+  { method: 'put', path: '/receipts/:id', summary: "Correct a receipt's date, amounts, merchant or description", tags: ['receipts'], auth: 'company', params: IdParams, body: { json: CorrectionBody }, concurrency: 'if-match', success: ok('The receipt after the change') },
   { method: 'post', path: '/receipts/:id/reprocess', summary: 'Read a receipt again', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Queued') },
   { method: 'delete', path: '/receipts/:id', summary: 'Delete a receipt (and its matches)', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Deleted') },
   // matches

@@ -1,4 +1,5 @@
-import { IdParams, MasterKindParams, type Operation } from '@paperlink/command-api';
+import { IdParams, MasterKindParams } from '@paperlink/domain/http/params';
+import type { Operation } from '@paperlink/domain/http/operation';
 import { AnalyticsExportQuery } from './analytics/routes';
 import { ExportPreviewBody, ExportSettingsBody, ReportTypeParams } from './exports/options';
 import { ReceiptListQuery } from './receipts/routes';
@@ -13,7 +14,7 @@ const companyReads = (prefix: '/companies/current' | '/companies/:id'): Operatio
   const auth = prefix === '/companies/current' ? ('company' as const) : ('company-path' as const);
   const where = prefix === '/companies/current' ? {} : { params: IdParams };
   return [
-    { method: 'get', path: prefix, summary: 'A company the caller belongs to', tags: ['companies'], auth, ...where, success: ok('The company') },
+    { method: 'get', path: prefix, summary: 'A company the caller belongs to', tags: ['companies'], auth, ...where, concurrency: 'etag', success: ok('The company') },
     { method: 'get', path: `${prefix}/users`, summary: "The company's members", tags: ['companies'], auth, roles: ['admin', 'manager'], ...where, success: ok('Members') },
     { method: 'get', path: `${prefix}/users/filter`, summary: "The company's members, for filters", tags: ['companies'], auth, roles: ['admin', 'manager'], ...where, success: ok('Members (id, name, role)') },
   ];
@@ -27,9 +28,9 @@ export const queryOperations: Operation[] = [
   ...companyReads('/companies/:id'),
   { method: 'get', path: '/masterdata/:kind', summary: 'A master data list', tags: ['masterdata'], auth: 'company', params: MasterKindParams, success: ok('Items') },
   { method: 'get', path: '/transactions', summary: "Transactions, filtered and paged (a non-admin: their own)", tags: ['transactions'], auth: 'company', query: TransactionListQuery.extend(AsOfQuery.shape), success: ok('A page of transactions') },
-  { method: 'get', path: '/transactions/:id', summary: 'One transaction', tags: ['transactions'], auth: 'company', params: IdParams, query: AsOfQuery, success: ok('The transaction') },
+  { method: 'get', path: '/transactions/:id', summary: 'One transaction', tags: ['transactions'], auth: 'company', params: IdParams, query: AsOfQuery, concurrency: 'etag', success: ok('The transaction') },
   { method: 'get', path: '/receipts', summary: 'Receipts, filtered and paged (a non-admin: their own)', tags: ['receipts'], auth: 'company', query: ReceiptListQuery.extend(AsOfQuery.shape), success: ok('A page of receipts') },
-  { method: 'get', path: '/receipts/:id', summary: 'One receipt', tags: ['receipts'], auth: 'company', params: IdParams, query: AsOfQuery, success: ok('The receipt') },
+  { method: 'get', path: '/receipts/:id', summary: 'One receipt', tags: ['receipts'], auth: 'company', params: IdParams, query: AsOfQuery, concurrency: 'etag', success: ok('The receipt') },
   { method: 'get', path: '/receipts/:id/view', summary: "A receipt's file, to show (sandboxed)", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
   { method: 'get', path: '/receipts/:id/download', summary: "A receipt's file, to save", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
   { method: 'get', path: '/receipts/:id/thumbnail', summary: "A small JPEG of a receipt's first page", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('A JPEG', 'image/jpeg') },

@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { ID_PATTERN } from '@paperlink/domain/http/params';
 
 /**
  * Random bytes are drawn 4 KiB at a time and handed out 10 per id: one system call per 409
@@ -30,10 +31,6 @@ export function newId(now = Date.now()): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/**
- * The shape of every id we hand out (records, users, companies, matches): a UUID, 8-4-4-4-12
- * hex digits. Any UUID version is accepted, so ids made by other tools (version 4) still work.
- */
-export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { ID_PATTERN };
 
 export const isId = (value: unknown): value is string => typeof value === 'string' && ID_PATTERN.test(value);

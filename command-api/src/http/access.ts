@@ -1,7 +1,2 @@
-import type { Role } from '@paperlink/domain';
-
-export interface Membership {
-  companyId: string;
-  userId: string;
-  role: Role;
-}
+/** Moved to the module both APIs import (domain/http/access.ts). */
+export type * from '@paperlink/domain/http/access';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Role } from '@paperlink/domain';
+import type { HttpMethod, Operation, OperationAuth, OperationBody, SuccessContent } from '@paperlink/domain/http/operation';
 
 /**
  * The API described from the schemas the routers parse with (issue 11, item 17). Every router
@@ -11,49 +11,7 @@ import type { Role } from '@paperlink/domain';
  * is missing here.
  */
 
-/** Who may call an operation. */
-export type OperationAuth =
-  /** Anyone (sign-up, sign-in, health, these docs). */
-  | 'none'
-  /** A signed-in user (bearer token); no company needed. */
-  | 'user'
-  /** A signed-in member of the company in the X-Company-ID header. */
-  | 'company'
-  /** A signed-in member of the company in the path (`/companies/{id}/...`). */
-  | 'company-path'
-  /** The signed direct-upload URL is the credential (like a presigned S3 URL). */
-  | 'upload-link';
-
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
-
-/** What the body of a request is. */
-export type OperationBody =
-  | { json: z.ZodType }
-  /** multipart/form-data: the file fields, and the text fields as a zod object. */
-  | { multipart: { files: string[]; fields?: z.ZodObject } }
-  /** The raw bytes of one file. */
-  | { raw: string };
-
-/** What a successful answer carries. */
-export type SuccessContent = 'json' | 'file' | 'image/jpeg' | 'html' | 'css';
-
-export interface Operation {
-  method: HttpMethod;
-  /** As express writes it: `/receipts/:id` (under /api). */
-  path: string;
-  summary: string;
-  description?: string;
-  tags: string[];
-  auth: OperationAuth;
-  /** Roles the route itself requires (empty: any member; deciders may refuse more). */
-  roles?: Role[];
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: OperationBody;
-  success: { status: 200 | 201; description: string; content?: SuccessContent };
-  /** Error answers beyond the ones every operation of its kind has. */
-  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429, string>>;
-}
+export type { HttpMethod, Operation, OperationAuth, OperationBody, SuccessContent } from '@paperlink/domain/http/operation';
 
 /** Every error answer: `{ error, code, details? }` (command-api/src/http/errors.ts). */
 export const ErrorBody = z.object({
@@ -91,6 +49,7 @@ function errorResponses(op: Operation): Record<string, unknown> {
   if (op.params) out['404'] = 'No such record (or not one the caller may see)';
   if (WRITE.has(op.method) && op.auth !== 'none') out['409'] = 'A conflicting change, or an X-Request-Id reused for another request';
   if (op.body && 'multipart' in op.body) out['413'] = 'The file is too large';
+  if (op.concurrency === 'if-match') out['412'] = 'If-Match names a revision the record no longer has: someone else changed it (precondition_failed); reload';
   for (const [status, description] of Object.entries(op.errors ?? {})) out[status] = description;
   return Object.fromEntries(Object.entries(out).map(([s, d]) => [s, ref(d)]));
 }
@@ -115,6 +74,7 @@ function parameters(op: Operation): unknown[] {
   }
   if (op.auth === 'company') out.push({ $ref: '#/components/parameters/CompanyId' });
   if (WRITE.has(op.method) && op.auth !== 'none') out.push({ $ref: '#/components/parameters/RequestId' });
+  if (op.concurrency === 'if-match') out.push({ $ref: '#/components/parameters/IfMatch' });
   return out;
 }
 
@@ -143,7 +103,11 @@ function operationObject(op: Operation): Record<string, unknown> {
     ...(params.length ? { parameters: params } : {}),
     ...(op.body ? { requestBody: requestBody(op.body) } : {}),
     responses: {
-      [String(op.success.status)]: { description: op.success.description, content: SUCCESS_CONTENT[op.success.content ?? 'json'] },
+      [String(op.success.status)]: {
+        description: op.success.description,
+        ...(op.concurrency === 'etag' ? { headers: { ETag: { $ref: '#/components/headers/ETag' } } } : {}),
+        content: SUCCESS_CONTENT[op.success.content ?? 'json'],
+      },
       ...errorResponses(op),
     },
   };
@@ -182,6 +146,10 @@ export function buildOpenApi(operations: Operation[], version: string): OpenApiD
       parameters: {
         CompanyId: { name: 'X-Company-ID', in: 'header', required: true, description: 'The company the request acts in; the caller must be a member', schema: { type: 'string' } },
         RequestId: { name: 'X-Request-Id', in: 'header', required: false, description: 'Retry key: a repeat with the same id and request gets the first answer', schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,128}$' } },
+        IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'The ETag of the record as the caller read it: the write is refused with 412 if the record changed since (without it, the write goes ahead)', schema: { type: 'string' } },
+      },
+      headers: {
+        ETag: { description: "The record's revision, to send back in If-Match when editing it", schema: { type: 'string' } },
       },
     },
     tags: [...new Set(operations.flatMap((o) => o.tags))].map((name) => ({ name })),

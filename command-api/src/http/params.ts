@@ -1,27 +1,2 @@
-import type { Router } from 'express';
-import { z } from 'zod';
-import { NotFoundError } from '@paperlink/domain';
-import { ID_PATTERN } from '../core/ids';
-
-/** Route params that name a record, user, company or match. */
-export const ID_PARAMS = ['id', 'userId'] as const;
-
-/** One of our ids in a path (a UUID); what `validIdParams` checks every `:id` and `:userId` with. */
-export const IdParam = z.string().regex(ID_PATTERN).meta({ description: 'An id (UUID)' });
-export const IdParams = z.object({ id: IdParam });
-export const UserIdParams = z.object({ userId: IdParam });
-export const CompanyUserParams = z.object({ id: IdParam, userId: IdParam });
-
-/**
- * Checks every id-like route param of a router at the edge: anything that is not one of our ids
- * (`__proto__`, `constructor`, a path fragment, 10 kB of text) names no record, and is answered
- * 404 before any handler, decider or store sees it. Call it on every router with `:id` routes.
- */
-export function validIdParams(router: Router): Router {
-  for (const name of ID_PARAMS) {
-    router.param(name, (_req, _res, next, value: unknown) => {
-      next(IdParam.safeParse(value).success ? undefined : new NotFoundError(`Not found: the ${name === 'userId' ? 'user id' : 'id'} in the address is not a valid id.`, 'invalid_id'));
-    });
-  }
-  return router;
-}
+/** Moved to the module both APIs import (domain/http/params.ts). */
+export * from '@paperlink/domain/http/params';

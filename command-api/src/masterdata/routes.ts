@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
-import { importOutcome, masterDataDecider, MASTER_CSV_MAX_BYTES, MASTER_KINDS, NotFoundError, ValidationError, type MasterKind } from '@paperlink/domain';
+import { importOutcome, masterDataDecider, MASTER_CSV_MAX_BYTES, NotFoundError, ValidationError, type MasterKind } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
 import { newId } from '../core/ids';
 import { requireCompany } from '../http/context';
-import { IdParam, validIdParams } from '../http/params';
+import { MasterItemParams, MasterKindParam, MasterKindParams, validIdParams } from '../http/params';
 import { unreadableUpload } from '../http/uploads';
 
 import { masterStream } from '@paperlink/domain';
@@ -23,10 +23,7 @@ export interface MasterDataDeps {
   parsers: Pick<CsvParsers, 'masterData'>;
 }
 
-/** Which list: `categories`, `job_numbers` or `cost_codes` (another word is a 404 no_such_list). */
-export const MasterKindParam = z.enum(MASTER_KINDS as [MasterKind, ...MasterKind[]]);
-export const MasterKindParams = z.object({ kind: MasterKindParam });
-export const MasterItemParams = z.object({ kind: MasterKindParam, id: IdParam });
+export { MasterItemParams, MasterKindParam, MasterKindParams };
 
 export const MasterItemBody = z.object({
   name: z.preprocess((v) => v ?? '', z.string({ error: 'Name cannot be empty.' }).max(1000, 'Name is too long.')),

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { NotFoundError, UnauthorizedError, type RequestContext } from '@paperlink/domain';
-import { companyFromPath, requireCompany, validIdParams, type AccessReader } from '@paperlink/command-api';
+import { companyFromPath, requireCompany, type AccessReader } from '@paperlink/domain/http/context';
+import { validIdParams } from '@paperlink/domain/http/params';
 import { setEtag } from '@paperlink/domain/http/etag';
 import type { AccountViewsImpl } from './views';
 

@@ -21,7 +21,8 @@ import {
   type SpendLine,
   type TransactionInput,
 } from '@paperlink/domain';
-import { requireCompany, validIdParams } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
+import { validIdParams } from '@paperlink/domain/http/params';
 import {
   CALENDAR_EVENTS, calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, RECEIPTS, splitViews, TRANSACTIONS,
   type CalendarEventDoc, type MatchDoc, type ReceiptDoc, type TransactionDoc,

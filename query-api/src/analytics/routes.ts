@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { ValidationError, type DashboardFigures, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { calendarDate, requireCompany } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
+import { calendarDate } from '@paperlink/domain/http/schemas';
 import { analyticsDashboard, analyticsForRange, type AnalyticsScope } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate } from '@paperlink/command-api';
+import { calendarDate } from '@paperlink/domain/http/schemas';
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 

@@ -3,7 +3,7 @@
  * and the zod schema every export call parses its body with (clear 400 messages).
  */
 import { z } from 'zod';
-import { calendarDate } from '@paperlink/command-api';
+import { calendarDate } from '@paperlink/domain/http/schemas';
 import { GROUP_BY, PREVIEW_LIMIT, REPORT_FORMATS, REPORT_TYPES, type ReportSettings, type ReportType } from '@paperlink/domain';
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);

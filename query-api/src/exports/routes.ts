@@ -11,7 +11,7 @@ import {
   estimateReportBytes, ForbiddenError, formatBytes, reportFileName, reportPeriod, type BlobStore, type ReadStore, type ReportFormat, type ReportMeta,
   type ReportRow, type ReportSettings, type ReportSource, type ReportType, type RequestContext,
 } from '@paperlink/domain';
-import { requireCompany } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
 import { getCompanies, getUser, RECEIPTS, TRANSACTIONS, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 import { checkSettings, ExportPreviewBody, ExportSettingsBody, reportTypesFor, ReportTypeParams } from './options';
 import { ExportReader, type ExportScope } from './rows';

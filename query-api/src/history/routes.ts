@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { type EventStore, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { IdParam, requireCompany } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
+import { IdParam } from '@paperlink/domain/http/params';
 import type { AsOfReplayer } from './as-of';
 import { HISTORY_KINDS, recordHistory } from './timeline';
 

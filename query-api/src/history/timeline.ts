@@ -2,6 +2,8 @@ import {
   fromCents,
   matchingStream,
   NotFoundError,
+  receiptMatchesStream,
+  transactionMatchesStream,
   type Doc,
   type EventStore,
   type ReadStore,
@@ -9,7 +11,7 @@ import {
   type RequestContext,
   type Role,
 } from '@paperlink/domain';
-import { companyStream, importStream, receiptStream, transactionStream, userStream } from '@paperlink/command-api';
+import { companyStream, importStream, receiptStream, transactionStream, userStream } from '@paperlink/domain';
 import {
   COMPANIES,
   companiesProjection,
@@ -42,9 +44,9 @@ import {
  *
  * The events come from the record's own streams (transaction-, split-, receipt-, company-,
  * user-, and the import stream's one event that holds a transaction's row). Matches live in
- * the company's shared stream `matching-<company>`: a transaction's, receipt's or match's
- * history reads that whole stream and keeps the events naming the record (one pass over the
- * company's match events: about 1 ms per 5,000 events).
+ * the streams of their sides (ADR 0021); those decided before issue 13 in the company's old
+ * stream `matching-<company>`, which a history still reads whole (one pass: about 1 ms per
+ * 5,000 events). A match's own history finds its receipt through the read model.
  */
 export const HISTORY_KINDS = ['transaction', 'receipt', 'match', 'company', 'member'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
@@ -357,7 +359,16 @@ async function receiptOwner(events: EventStore, companyId: string, receiptId: st
 async function recordEvents(deps: HistoryDeps, ctx: RequestContext, kind: HistoryKind, id: string): Promise<{ events: RecordedEvent[]; projections: Projection[]; fields: (v: MemoryView) => Fields }> {
   const companyId = ctx.companyId!;
   const { events } = deps;
-  const matching = async () => events.readStream(matchingStream(companyId));
+  // Matches decided before issue 13 are in the company's old stream (frozen since the upgrade);
+  // later ones in the streams of their sides: a receipt's public events, a transaction's notes
+  // naming the receipts whose streams hold its matches' events (ADR 0021).
+  const legacy = async () => events.readStream(matchingStream(companyId));
+  const ofReceipt = async (receiptId: string) => (await events.readStream(receiptMatchesStream(receiptId))).filter((e) => e.type !== 'MatchesNoted');
+  const ofTransaction = async (transactionId: string) => {
+    const notes = await events.readStream(transactionMatchesStream(transactionId));
+    const receiptIds = new Set(notes.flatMap((e) => (dataOf(e).matches as Array<{ receiptId: string; transactionId: string }>).filter((m) => m.transactionId === transactionId).map((m) => m.receiptId)));
+    return (await Promise.all([...receiptIds].map(ofReceipt))).flat();
+  };
   switch (kind) {
     case 'transaction': {
       // Same scope as GET /transactions/:id: the live record, an admin's or the owner's.
@@ -369,18 +380,19 @@ async function recordEvents(deps: HistoryDeps, ctx: RequestContext, kind: Histor
         ...(origin && row ? [{ ...origin, data: { ...dataOf(origin), rows: [row] } }] : []),
         ...(await events.readStream(transactionStream(id))),
         ...(await events.readStream(`split-${id}`)),
-        ...(await matching()).flatMap((e) => narrowMatchEvent(e, (s) => s.transactionId === id) ?? []),
+        ...[...(await legacy()), ...(await ofTransaction(id))].flatMap((e) => narrowMatchEvent(e, (s) => s.transactionId === id) ?? []),
       ];
       return { events: own, projections: [transactionsProjection], fields: (v) => transactionFields(v.peek<TransactionDoc>(TRANSACTIONS, id)) };
     }
     case 'receipt': {
       const found = await receiptOwner(events, companyId, id);
       if (!found || (!isAdmin(ctx) && found.ownerId !== ctx.userId)) throw notFound(kind);
-      const own = [...found.events, ...(await matching()).flatMap((e) => narrowMatchEvent(e, (s) => s.receiptId === id) ?? [])];
+      const own = [...found.events, ...[...(await legacy()), ...(await ofReceipt(id))].flatMap((e) => narrowMatchEvent(e, (s) => s.receiptId === id) ?? [])];
       return { events: own, projections: [receiptsProjection], fields: (v) => receiptFields(v.peek<ReceiptDoc>(RECEIPTS, id)) };
     }
     case 'match': {
-      const stream = await matching();
+      const doc = await deps.store.collection<MatchDoc>(MATCHES).findOne({ _id: id, companyId });
+      const stream = [...(await legacy()), ...(doc ? await ofReceipt(doc.receiptId) : [])];
       const own: RecordedEvent[] = [];
       let pair: { receiptId: string; transactionId: string } | undefined;
       for (const e of stream) {

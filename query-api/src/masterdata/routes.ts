@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { NotFoundError, type MasterKind, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { MasterKindParam, requireCompany } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
+import { MasterKindParam } from '@paperlink/domain/http/params';
 import { listMasterItems } from '@paperlink/projections';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;

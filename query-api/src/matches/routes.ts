@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { ReadStore, RequestContext } from '@paperlink/domain';
-import { requireCompany } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
 import { analyticsMatchStats, toMatchViews, visibleMatches } from '@paperlink/projections';
 import { readStoreOf } from '../history/as-of';
 

@@ -1,7 +1,9 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError, type BlobStore, type ReadStore, type RequestContext } from '@paperlink/domain';
-import { calendarDate, requireCompany, validIdParams } from '@paperlink/command-api';
+import { requireCompany } from '@paperlink/domain/http/context';
+import { validIdParams } from '@paperlink/domain/http/params';
+import { calendarDate } from '@paperlink/domain/http/schemas';
 import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort } from '@paperlink/projections';
 import { setEtag } from '@paperlink/domain/http/etag';
 import { readStoreOf } from '../history/as-of';
