@@ -5,6 +5,7 @@ import { Spinner } from '../components/Spinner';
 import { useSession } from '../lib/session';
 import { useAsOf } from '../lib/as-of';
 import { AsOfBar } from '../features/history/components/AsOfBar';
+import { ReadOnlyNotice } from '../components/ReadOnlyNotice';
 
 /** The shell: navigation and the page. A company switch remounts the page, so it loads that company's data. */
 export function Layout() {
@@ -15,6 +16,7 @@ export function Layout() {
     <>
       <NavBar />
       <main className="content" key={`${companyId ?? 'none'}|${asOf ?? 'now'}`}>
+        <ReadOnlyNotice />
         <AsOfBar />
         <Suspense fallback={<Spinner label="Loading..." />}>
           <Outlet />

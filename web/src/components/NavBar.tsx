@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { useSession } from '../lib/session';
+import { roles } from '../lib/roles';
 import { Spinner } from './Spinner';
 import { useOutsideClose } from './useOutsideClose';
 
@@ -15,6 +16,9 @@ export const TOP_LINKS: Array<[string, string]> = [
   ['/ai-dashboard', 'AI Dashboard'],
   ['/llm-test', 'LLM Test'],
 ];
+
+/** Pages that only change things (importing a statement): not in an auditor's navigation (issue 17). */
+export const WRITE_ONLY_LINKS = new Set(['/import']);
 
 const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
 
@@ -43,6 +47,9 @@ export function NavBar() {
 
   const current = companies.find((c) => c.id === currentCompanyId) ?? null;
   const isAdmin = current?.role === 'admin';
+  // An auditor reads what an admin reads (the admin pages too) and changes nothing.
+  const seesAdminPages = roles.seesWholeCompany(current?.role ?? null);
+  const canWrite = roles.canWrite(current?.role ?? null);
 
   const onLogout = async () => {
     setUserOpen(false);
@@ -63,7 +70,7 @@ export function NavBar() {
     <header className="navbar">
       <NavLink to="/dashboard" className="brand">Paperlink</NavLink>
       <nav aria-label="Main">
-        {TOP_LINKS.map(([to, label]) => (
+        {TOP_LINKS.filter(([to]) => canWrite || !WRITE_ONLY_LINKS.has(to)).map(([to, label]) => (
           <NavLink key={to} to={to} className={linkClass}>{label}</NavLink>
         ))}
       </nav>
@@ -99,7 +106,7 @@ export function NavBar() {
                 <span className="muted">{isAdmin ? 'Viewing all company data' : current?.role === 'auditor' ? 'Viewing all company data, read-only' : 'Viewing your personal data'}</span>
               </div>
               <NavLink role="menuitem" className="menu-item" to="/profile" onClick={() => setUserOpen(false)}>Profile</NavLink>
-              {isAdmin && (
+              {seesAdminPages && (
                 <>
                   <NavLink role="menuitem" className="menu-item" to="/company-settings" onClick={() => setUserOpen(false)}>Company Settings</NavLink>
                   <NavLink role="menuitem" className="menu-item" to="/master-data-settings" onClick={() => setUserOpen(false)}>Master Data</NavLink>

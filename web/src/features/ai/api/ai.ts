@@ -173,10 +173,11 @@ export const aiApi = {
    * The AI Analysis modal's content: the comprehensive analysis (four sections, each with its
    * own error), with the categorisation taken from the recorded prediction when that call works.
    * The comprehensive call only reads, so without the second call no prediction would count on
-   * /ai-dashboard and feedback would grade a prediction nobody recorded.
+   * /ai-dashboard and feedback would grade a prediction nobody recorded. A read-only caller (an
+   * auditor) records nothing: `record` false asks for the analysis alone.
    */
-  async analyzeForModal(transactionId: string): Promise<Analysis> {
-    const [analysis, recorded] = await Promise.allSettled([aiApi.analyze(transactionId), aiApi.categorize(transactionId)]);
+  async analyzeForModal(transactionId: string, record = true): Promise<Analysis> {
+    const [analysis, recorded] = await Promise.allSettled([aiApi.analyze(transactionId), record ? aiApi.categorize(transactionId) : Promise.reject(new Error('not recorded'))]);
     if (analysis.status === 'rejected') throw analysis.reason;
     return recorded.status === 'fulfilled' ? { ...analysis.value, categorization: recorded.value } : analysis.value;
   },

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { tokenStorage } from '../../../lib/storage';
+import { useCanWrite } from '../../../lib/roles';
 import { aiApi, type Feedback, type GroupStatus } from './ai';
 
 /** Query keys carry the company, so a company switch never shows the previous company's answers. */
@@ -14,7 +15,8 @@ export const aiKeys = {
 
 /** The analysis is asked for afresh each time the modal opens. */
 export function useAnalysis(transactionId: string) {
-  return useQuery({ queryKey: aiKeys.analysis(transactionId), queryFn: () => aiApi.analyzeForModal(transactionId), retry: false, gcTime: 0, staleTime: 0, refetchOnWindowFocus: false });
+  const record = useCanWrite();
+  return useQuery({ queryKey: aiKeys.analysis(transactionId), queryFn: () => aiApi.analyzeForModal(transactionId, record), retry: false, gcTime: 0, staleTime: 0, refetchOnWindowFocus: false });
 }
 
 export function useCategories(enabled: boolean) {

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { aiApi, similarOf } from '../api/ai';
 import { useInvalidateDuplicates } from '../api/queries';
 import { AiAnalysisModal, type AnalysedTransaction } from './AiAnalysisModal';
+import { useCanWrite } from '../../../lib/roles';
 
 export const DUPLICATES_TAB = '/ai-dashboard?tab=duplicates';
 
@@ -13,6 +14,8 @@ export function AiRowActions({ transaction }: { transaction: AnalysedTransaction
   const [checking, setChecking] = useState(false);
   const navigate = useNavigate();
   const invalidate = useInvalidateDuplicates();
+  // The duplicate check records the groups it finds (command side): not an auditor's. The analysis is a read.
+  const canWrite = useCanWrite();
 
   const check = async () => {
     setChecking(true);
@@ -40,9 +43,11 @@ export function AiRowActions({ transaction }: { transaction: AnalysedTransaction
   return (
     <>
       <button type="button" className="btn small" aria-label={`AI analysis ${transaction.description}`} title="AI analysis" onClick={() => setOpen(true)}>AI</button>
-      <button type="button" className="btn small" aria-label={`Check duplicates ${transaction.description}`} title="Check for duplicates" disabled={checking} onClick={() => void check()}>
-        {checking ? 'Checking...' : 'Duplicates'}
-      </button>
+      {canWrite && (
+        <button type="button" className="btn small" aria-label={`Check duplicates ${transaction.description}`} title="Check for duplicates" disabled={checking} onClick={() => void check()}>
+          {checking ? 'Checking...' : 'Duplicates'}
+        </button>
+      )}
       {open && <AiAnalysisModal transaction={transaction} onClose={() => setOpen(false)} />}
     </>
   );

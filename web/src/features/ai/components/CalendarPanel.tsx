@@ -6,12 +6,15 @@ import { formatUsd } from '../../../lib/format';
 import { Spinner } from '../../../components/Spinner';
 import { aiApi } from '../api/ai';
 import { aiKeys } from '../api/queries';
+import { useCanWrite } from '../../../lib/roles';
 
 /** Calendar correlation (issue 16 item 6): upload an iCalendar file, then the spending of each trip. */
 export function CalendarPanel() {
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
+  // Uploading a calendar is a write; an auditor reads the insights only.
+  const canWrite = useCanWrite();
   const insights = useQuery({ queryKey: [...aiKeys.all(), 'calendar-insights'], queryFn: aiApi.calendarInsights });
   const upload = useMutation({
     mutationFn: (f: File) => aiApi.uploadCalendar(f),
@@ -27,17 +30,17 @@ export function CalendarPanel() {
   return (
     <div className="card">
       <h2>Calendar insights</h2>
-      <form className="row ai-batch-controls" onSubmit={(e) => { e.preventDefault(); if (file) upload.mutate(file); }}>
+      {canWrite && <form className="row ai-batch-controls" onSubmit={(e) => { e.preventDefault(); if (file) upload.mutate(file); }}>
         <label className="field">
           <span className="label">iCalendar file (.ics)</span>
           <input ref={input} type="file" accept=".ics,text/calendar" data-testid="calendar-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </label>
         <button type="submit" className="btn primary" disabled={!file || upload.isPending}>{upload.isPending ? 'Uploading...' : 'Upload calendar'}</button>
-      </form>
+      </form>}
       {insights.isPending ? <Spinner label="Loading calendar insights..." /> : insights.isError ? (
         <p className="form-error" role="alert">{errorMessage(insights.error, 'Error loading calendar insights')}</p>
       ) : insights.data.calendars.length === 0 ? (
-        <p className="muted">No calendar uploaded yet: upload one to see the spending during each trip.</p>
+        <p className="muted">No calendar uploaded yet{canWrite ? ': upload one to see the spending during each trip' : ''}.</p>
       ) : (
         <>
           <p data-testid="calendar-totals">

@@ -3,6 +3,7 @@ import { toast } from 'react-toastify';
 import { predictionSource, type Categorization } from '../api/ai';
 import { useCategories, useFeedback } from '../api/queries';
 import { aiConfidenceBadge } from '../badges';
+import { useCanWrite } from '../../../lib/roles';
 
 /** The predicted category with its confidence badge, and 'was this correct' feedback (spec section 2). */
 export function CategorizationSection({ transactionId, categorization }: { transactionId: string; categorization: Categorization }) {
@@ -10,6 +11,8 @@ export function CategorizationSection({ transactionId, categorization }: { trans
   const [picked, setPicked] = useState('');
   const categories = useCategories(mode === 'pick');
   const feedback = useFeedback();
+  // Feedback is recorded (an event): an auditor reads the prediction only.
+  const canWrite = useCanWrite();
   const predictedId = categorization.predictedCategoryId ?? null;
   const confidence = typeof categorization.confidence === 'number' ? categorization.confidence : null;
   const badge = confidence === null ? null : aiConfidenceBadge(confidence);
@@ -39,7 +42,7 @@ export function CategorizationSection({ transactionId, categorization }: { trans
         <p>No category could be predicted for this transaction.</p>
       )}
 
-      {mode === 'done' ? (
+      {!canWrite ? null : mode === 'done' ? (
         <p role="status">Thank you: your feedback was recorded.</p>
       ) : mode === 'pick' ? (
         <form className="row ai-feedback" onSubmit={(e) => { e.preventDefault(); if (picked) send(picked); }}>

@@ -4,6 +4,7 @@ import type { DuplicateGroup, GroupStatus } from '../api/ai';
 import { useDuplicateGroups, useGroupStatus } from '../api/queries';
 import { duplicateGroupTone, percent } from '../badges';
 import { BatchPanel } from './BatchPanel';
+import { useCanWrite } from '../../../lib/roles';
 import { GroupRecords } from './GroupRecords';
 import { loadErrorText, useLoadErrorToast } from './useLoadErrorToast';
 
@@ -13,6 +14,8 @@ const STATUS_TONE: Record<string, string> = { pending: 'warning', confirmed: 'da
 export function DuplicatesTab() {
   const groups = useDuplicateGroups();
   const update = useGroupStatus();
+  // Running a batch and deciding a group record events: an auditor reads the groups only.
+  const canWrite = useCanWrite();
   useLoadErrorToast(groups.isError);
 
   const decide = (group: DuplicateGroup, status: GroupStatus) =>
@@ -23,7 +26,7 @@ export function DuplicatesTab() {
 
   return (
     <>
-      <BatchPanel />
+      {canWrite && <BatchPanel />}
       <div className="card">
         <h2>Duplicate groups</h2>
         {groups.isPending ? <Spinner label="Loading duplicate groups..." /> : groups.isError ? (
@@ -42,7 +45,7 @@ export function DuplicatesTab() {
                     <td><GroupRecords group={g} /></td>
                     <td><span className={`badge ${STATUS_TONE[g.status] ?? ''}`}>{g.status}</span></td>
                     <td className="actions">
-                      {g.status === 'pending' && (
+                      {canWrite && g.status === 'pending' && (
                         <>
                           <button type="button" className="btn small danger" disabled={update.isPending} onClick={() => decide(g, 'confirmed')}>Confirm</button>
                           <button type="button" className="btn small" disabled={update.isPending} onClick={() => decide(g, 'dismissed')}>Dismiss</button>

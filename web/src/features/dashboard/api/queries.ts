@@ -2,13 +2,15 @@ import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { useSession } from '../../../lib/session';
+import { roles } from '../../../lib/roles';
 import { ADMIN_REFRESH_MS, dashboardApi, dashboardKeys, DASHBOARD_THRESHOLD, type Analytics, type SeriesPoint } from './dashboard';
 
 /** Who the dashboard is for: its queries are keyed by company and user, admins auto-refresh. */
 export function useDashboardScope() {
   const companyId = useSession((s) => s.currentCompanyId);
   const userId = useSession((s) => s.user?.id ?? null);
-  const isAdmin = useSession((s) => s.role() === 'admin');
+  // An auditor reads the company as an admin does (issue 17): the admin view, read-only.
+  const isAdmin = useSession((s) => roles.seesWholeCompany(s.role()));
   return { companyId, userId, isAdmin };
 }
 

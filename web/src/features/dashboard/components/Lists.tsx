@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { confidenceBadge } from '../../../lib/badges';
 import { formatUsd } from '../../../lib/format';
+import { useCanWrite } from '../../../lib/roles';
 import type { PendingMatch, RecentReceipt, RecentTransaction } from '../api/dashboard';
 
 /** Whether the receipt's amount and the card's agree to the cent (expenses are negative on the card). */
@@ -37,10 +38,11 @@ export function PendingMatchesTable({ rows }: { rows: PendingMatch[] | undefined
 }
 
 export function RecentTransactionsTable({ rows }: { rows: RecentTransaction[] | undefined }) {
+  const canWrite = useCanWrite();
   return (
     <section className="card" aria-labelledby="dash-recent-tx">
       <h2 id="dash-recent-tx">Recent Transactions</h2>
-      {!rows ? <Loading /> : rows.length === 0 ? <p className="muted">No transactions yet. <Link to="/import">Import a statement</Link>.</p> : (
+      {!rows ? <Loading /> : rows.length === 0 ? <p className="muted">No transactions yet.{canWrite && <> <Link to="/import">Import a statement</Link>.</>}</p> : (
         <table className="table dense" aria-label="Recent transactions">
           <thead><tr><th>Date</th><th>Description</th><th>Amount</th><th>Status</th></tr></thead>
           <tbody>{rows.map((t) => (
@@ -54,10 +56,11 @@ export function RecentTransactionsTable({ rows }: { rows: RecentTransaction[] | 
 }
 
 export function RecentReceiptsTable({ rows }: { rows: RecentReceipt[] | undefined }) {
+  const canWrite = useCanWrite();
   return (
     <section className="card" aria-labelledby="dash-recent-rc">
       <h2 id="dash-recent-rc">Recent Receipts</h2>
-      {!rows ? <Loading /> : rows.length === 0 ? <p className="muted">No receipts yet. <Link to="/receipts">Upload one</Link>.</p> : (
+      {!rows ? <Loading /> : rows.length === 0 ? <p className="muted">No receipts yet.{canWrite && <> <Link to="/receipts">Upload one</Link>.</>}</p> : (
         <table className="table dense" aria-label="Recent receipts">
           <thead><tr><th>Filename</th><th>Amount</th><th>Status</th><th>Match</th></tr></thead>
           <tbody>{rows.map((r) => (
@@ -71,14 +74,18 @@ export function RecentReceiptsTable({ rows }: { rows: RecentReceipt[] | undefine
   );
 }
 
-/** Spec section 2: Import Transactions, Upload Receipt, Review Matches; admins also Generate Reports and Company Settings. */
+/**
+ * Spec section 2: Import Transactions, Upload Receipt, Review Matches; admins also Generate
+ * Reports and Company Settings. An auditor (read-only, issue 17) has no import or upload.
+ */
 export function QuickActions({ isAdmin }: { isAdmin: boolean }) {
+  const canWrite = useCanWrite();
   return (
     <section className="card" aria-labelledby="dash-quick">
       <h2 id="dash-quick">Quick Actions</h2>
       <div className="row quick-actions">
-        <Link className="btn" to="/import">Import Transactions</Link>
-        <Link className="btn" to="/receipts">Upload Receipt</Link>
+        {canWrite && <Link className="btn" to="/import">Import Transactions</Link>}
+        {canWrite && <Link className="btn" to="/receipts">Upload Receipt</Link>}
         <Link className="btn" to="/matches">Review Matches</Link>
         {isAdmin && <Link className="btn" to="/exports">Generate Reports</Link>}
         {isAdmin && <Link className="btn" to="/company-settings">Company Settings</Link>}

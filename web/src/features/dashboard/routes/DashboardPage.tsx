@@ -9,6 +9,7 @@ import { OverviewCards } from '../components/OverviewCards';
 import { SystemHealthTab } from '../components/SystemHealthTab';
 import { SpendingByCategory, SpendingOverTime } from '../components/charts/DashboardCharts';
 import '../dashboard.css';
+import { useCanWrite } from '../../../lib/roles';
 
 type Tab = 'overview' | 'analytics' | 'activity' | 'financial' | 'health';
 /** Spec section 2: the admin tabs. */
@@ -20,6 +21,8 @@ export function DashboardPage() {
   const d = useDashboardData();
   const refresh = useRefreshDashboard();
   const autoMatch = useAutoMatch();
+  // An auditor (issue 17) sees the admin view and runs no auto-match (it records matches).
+  const canWrite = useCanWrite();
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab') as Tab | null;
   const tab: Tab = d.isAdmin && asked && ADMIN_TABS.some(([t]) => t === asked) ? asked : 'overview';
@@ -65,7 +68,7 @@ export function DashboardPage() {
       <div className="row spread">
         <h1>Dashboard{d.isAdmin ? ' (Admin View)' : ''}</h1>
         <div className="row page-actions">
-          <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>{autoMatch.isPending ? 'Matching...' : 'Auto-Match Receipts'}</button>
+          {canWrite && <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>{autoMatch.isPending ? 'Matching...' : 'Auto-Match Receipts'}</button>}
           {d.isAdmin && <Link className="btn" to="/exports">Generate Reports</Link>}
           {d.isAdmin && <button type="button" className="btn" disabled={d.fetching} aria-busy={d.fetching} onClick={() => void refresh()}>Refresh</button>}
         </div>

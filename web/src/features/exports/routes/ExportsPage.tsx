@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { Spinner } from '../../../components/Spinner';
 import { useSession } from '../../../lib/session';
+import { roles } from '../../../lib/roles';
 import { saveFile } from '../api/exports';
 import { useExportOptions, useGenerateReport, usePreview, useQuickAnalytics } from '../api/queries';
 import { DataPreview, QuickAnalyticsCard } from '../components/DataPreview';
@@ -20,7 +21,8 @@ type Busy = { kind: 'idle' } | { kind: 'generating'; format: ExportFormat; recei
 
 /** Spec section 2, /exports: report type cards, format, options, tips; admins also preview and quick analytics. */
 export function ExportsPage() {
-  const isAdmin = useSession((s) => s.role()) === 'admin';
+  // Reports are reads: an auditor has the admin's (the whole company, preview, analytics).
+  const isAdmin = useSession((s) => roles.seesWholeCompany(s.role()));
   const company = useSession((s) => s.currentCompanyId);
   const userId = useSession((s) => s.user?.id ?? null);
   const options = useExportOptions(company, userId);

@@ -36,7 +36,7 @@ export function AsOfBar() {
     <div className={`as-of-bar${asOf ? ' on' : ''}`} data-testid="as-of-bar">
       {asOf && (
         <p role="status" className="as-of-banner" data-testid="as-of-banner">
-          Showing the records as they stood on <strong>{new Date(asOf).toLocaleString()}</strong>, replayed from the history. Changes made here apply to today's records.
+          Showing the records as they stood on <strong>{new Date(asOf).toLocaleString()}</strong>, replayed from the history.{role === 'auditor' ? '' : " Changes made here apply to today's records."}
         </p>
       )}
       <form

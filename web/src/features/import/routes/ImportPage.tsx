@@ -3,6 +3,7 @@ import { useDropzone, type FileRejection } from 'react-dropzone';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
+import { useCanWrite } from '../../../lib/roles';
 import { importApi, mappingFromSuggestion, mappingProblem, MAPPING_FIELDS, type AmountSign, type DateOrderChoice, type ImportResult, type Mapping, type MappingField, type NeedsMapping } from '../api/import';
 
 /** Import detail rows shown (spec section 9). */
@@ -31,6 +32,7 @@ type Phase = { kind: 'idle' } | { kind: 'uploading'; progress: number; name: str
 export function ImportPage() {
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
+  const canWrite = useCanWrite();
 
   const run = async (file: File, mapping?: Mapping) => {
     setError(null);
@@ -65,7 +67,17 @@ export function ImportPage() {
   };
 
   const busy = phase.kind === 'uploading' || phase.kind === 'processing';
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: false, disabled: busy, accept: { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'], 'text/plain': ['.csv'] } });
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: false, disabled: busy || !canWrite, accept: { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'], 'text/plain': ['.csv'] } });
+
+  // An auditor (issue 17) imports nothing: the page says so instead of offering a drop zone.
+  if (!canWrite) {
+    return (
+      <section className="page">
+        <h1>Import Transactions</h1>
+        <p data-testid="import-read-only">Importing a statement changes the company&apos;s records, which an auditor cannot do. The imported transactions are on <Link to="/transactions">Transactions</Link>, each with its history.</p>
+      </section>
+    );
+  }
 
   return (
     <section className="page">

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { errorMessage } from '../../../lib/api-client';
 import { Field } from '../../../components/Field';
 import { useSession } from '../../../lib/session';
+import { useCanWrite } from '../../../lib/roles';
 import { aiConfidence, llmApi, type CategorizationResult, type Health, type OcrResult } from '../api/llm';
 import '../llm-test.css';
 
@@ -105,13 +106,19 @@ function OcrCard() {
 
 /** /llm-test (spec section 2): language-model health, test categorisation, test OCR. */
 export function LlmTestPage() {
+  // The tests spend the company's model budget and are refused to auditors (issue 17); the health check is a read.
+  const canWrite = useCanWrite();
   return (
     <section className="page llm-test-page">
       <h1>LLM Test</h1>
       <p className="muted">Developer page: checks the language model and OCR with this company&apos;s settings and categories. Nothing is saved.</p>
       <HealthCard />
-      <CategorizationCard />
-      <OcrCard />
+      {canWrite ? (
+        <>
+          <CategorizationCard />
+          <OcrCard />
+        </>
+      ) : <p className="muted" data-testid="llm-tests-read-only">The categorisation and OCR tests are not open to auditors.</p>}
     </section>
   );
 }

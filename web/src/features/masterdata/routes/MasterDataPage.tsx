@@ -4,6 +4,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { useSession } from '../../../lib/session';
+import { roles } from '../../../lib/roles';
 import { masterApi, type MasterImportResult, type MasterItem, type MasterKind } from '../../../lib/masterdata-api';
 import { deletePrompt, importFileProblem, importOutcome, LIST_LABEL, nameProblem } from '../rules';
 
@@ -13,11 +14,14 @@ const TABS: Array<[MasterKind, string]> = [
   ['cost_codes', 'Cost Codes'],
 ];
 
-/** Spec section 2, /master-data-settings: admin only; three tabs with import, add and an editable list. */
+/**
+ * Spec section 2, /master-data-settings: admin only; three tabs with import, add and an editable
+ * list. An auditor (issue 17) reads the lists, without import, add, edit or delete.
+ */
 export function MasterDataPage() {
   const role = useSession((s) => s.role());
   const [tab, setTab] = useState<MasterKind>('categories');
-  if (role !== 'admin') {
+  if (!roles.seesWholeCompany(role)) {
     return (
       <section className="page">
         <h1>Master Data Settings</h1>
@@ -29,12 +33,12 @@ export function MasterDataPage() {
     <section className="page">
       <h1>Master Data Settings</h1>
       <Tabs<MasterKind> label="Master data lists" active={tab} onChange={setTab} tabs={TABS} />
-      <MasterList key={tab} kind={tab} />
+      <MasterList key={tab} kind={tab} canWrite={roles.canWrite(role)} />
     </section>
   );
 }
 
-function MasterList({ kind }: { kind: MasterKind }) {
+function MasterList({ kind, canWrite }: { kind: MasterKind; canWrite: boolean }) {
   const label = LIST_LABEL[kind];
   const [items, setItems] = useState<MasterItem[] | null>(null);
   const [categories, setCategories] = useState<MasterItem[]>([]);
@@ -124,7 +128,7 @@ function MasterList({ kind }: { kind: MasterKind }) {
 
   return (
     <div role="tabpanel" aria-label={label.plural}>
-      <form className="card" onSubmit={runImport} noValidate aria-label={`Import ${label.plural}`}>
+      {canWrite && <form className="card" onSubmit={runImport} noValidate aria-label={`Import ${label.plural}`}>
         <h2>Import {label.plural} from CSV</h2>
         <p className="muted">
           {kind === 'cost_codes'
@@ -151,9 +155,9 @@ function MasterList({ kind }: { kind: MasterKind }) {
             )}
           </div>
         )}
-      </form>
+      </form>}
 
-      <form className="card row" onSubmit={add} noValidate aria-label={`Add ${label.singular}`}>
+      {canWrite && <form className="card row" onSubmit={add} noValidate aria-label={`Add ${label.singular}`}>
         <label className="field"><span className="label">New {label.singular}</span>
           <input value={name} onChange={(e) => { setName(e.target.value); setAddError(null); }} aria-invalid={!!addError} />
         </label>
@@ -167,12 +171,12 @@ function MasterList({ kind }: { kind: MasterKind }) {
         )}
         <button type="submit" className="btn primary">Add</button>
         {addError && <div className="field-error" role="alert">{addError}</div>}
-      </form>
+      </form>}
 
       <div className="card">
         {!items ? <Spinner /> : items.length === 0 ? <p className="muted" role="status">No {label.plural} yet.</p> : (
           <table className="table" aria-label={`${label.plural} list`}>
-            <thead><tr><th>Name</th>{kind === 'cost_codes' && <th>Category</th>}<th>Actions</th></tr></thead>
+            <thead><tr><th>Name</th>{kind === 'cost_codes' && <th>Category</th>}{canWrite && <th>Actions</th>}</tr></thead>
             <tbody>
               {items.map((item) => {
                 const e = editing?.id === item.id ? editing : null;
@@ -185,7 +189,7 @@ function MasterList({ kind }: { kind: MasterKind }) {
                         {categories.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
                       </select>
                     ) : item.category_name ?? ''}</td>}
-                    <td className="actions">
+                    {canWrite && <td className="actions">
                       {e ? (
                         <>
                           <button type="button" className="btn primary small" onClick={save}>Save</button>
@@ -197,7 +201,7 @@ function MasterList({ kind }: { kind: MasterKind }) {
                           <button type="button" className="btn danger small" aria-label={`Delete ${item.name}`} onClick={() => remove(item)}>Delete</button>
                         </>
                       )}
-                    </td>
+                    </td>}
                   </tr>
                 );
               })}

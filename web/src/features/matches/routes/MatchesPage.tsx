@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { formatUsd } from '../../../lib/format';
+import { useCanWrite } from '../../../lib/roles';
 import { confidenceBadge, type Match } from '../api/matches';
 import { useAutoMatchAll, useMatchAction, useMatches, type MatchAction } from '../api/queries';
 
@@ -34,6 +35,8 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
   const { matches } = useMatches();
   const action = useMatchAction();
   const autoMatch = useAutoMatchAll();
+  // An auditor reviews the matches and their evidence; confirming, rejecting and deleting are writes.
+  const canWrite = useCanWrite();
   const busy = action.isPending ? action.variables.m.id : null;
 
   const act = (m: Match, kind: MatchAction) => {
@@ -48,7 +51,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
     <section className="page">
       <div className="row spread">
         <h1>Matches</h1>
-        <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>Auto-Match Receipts</button>
+        {canWrite && <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>Auto-Match Receipts</button>}
       </div>
       <Tabs<Tab> label="Match lists" active={tab} onChange={setTab} tabs={[['pending', `Pending (${pending.length})`], ['confirmed', `Confirmed (${confirmed.length})`]]} />
       {!matches ? <Spinner label="Loading matches..." /> : tab === 'pending' ? (
@@ -65,8 +68,12 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
                     <td><AmountComparison m={m} /></td>
                     <td><span className={`badge confidence ${confidenceBadge(m.match_confidence)}`}>{m.match_confidence}%</span><Evidence m={m} /></td>
                     <td className="actions">
-                      <button type="button" className="btn primary small" disabled={busy === m.id} onClick={() => act(m, 'confirm')} aria-label={`Confirm ${m.original_filename}`}>Confirm</button>
-                      <button type="button" className="btn small" disabled={busy === m.id} onClick={() => act(m, 'reject')} aria-label={`Reject ${m.original_filename}`}>Reject</button>
+                      {canWrite && (
+                        <>
+                          <button type="button" className="btn primary small" disabled={busy === m.id} onClick={() => act(m, 'confirm')} aria-label={`Confirm ${m.original_filename}`}>Confirm</button>
+                          <button type="button" className="btn small" disabled={busy === m.id} onClick={() => act(m, 'reject')} aria-label={`Reject ${m.original_filename}`}>Reject</button>
+                        </>
+                      )}
                       {rowActions?.(m)}
                     </td>
                   </tr>
@@ -87,7 +94,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
                   <td>{m.transaction_date}</td>
                   <td className="num">{formatUsd(m.transaction_amount)}</td>
                   <td><span className={`badge confidence ${confidenceBadge(m.match_confidence)}`}>{m.match_confidence}%</span><Evidence m={m} /></td>
-                  <td className="actions">{rowActions?.(m)}<button type="button" className="btn danger small" disabled={busy === m.id} onClick={() => act(m, 'remove')} aria-label={`Delete match ${m.original_filename}`}>Delete</button></td>
+                  <td className="actions">{rowActions?.(m)}{canWrite && <button type="button" className="btn danger small" disabled={busy === m.id} onClick={() => act(m, 'remove')} aria-label={`Delete match ${m.original_filename}`}>Delete</button>}</td>
                 </tr>
               ))}
             </tbody>

@@ -3,8 +3,11 @@ import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { formatUsd } from '../../../lib/format';
 import { Spinner } from '../../../components/Spinner';
+import { useCanWrite } from '../../../lib/roles';
 import { formatFileSize, receiptsApi, type Candidate, type Receipt } from '../api/receipts';
 import { OutlinedPreview, readFields, type FieldKey } from './ReadFields';
+import { isStale, STALE_FALLBACK } from '../../../lib/stale';
+import { StaleNotice } from '../../../components/StaleNotice';
 import '../receipts.css';
 
 const INPUT_PROPS: Record<FieldKey, { type?: string; step?: string }> = { date: { type: 'date' }, amount: { type: 'number', step: '0.01' }, merchant: {}, description: {} };
@@ -18,9 +21,13 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
   const [preview, setPreview] = useState<string | null>(null);
   const [form, setForm] = useState({ date: '', amount: '', merchant: '', description: '' });
   const [formError, setFormError] = useState<string | null>(null);
+  /** Set when a save was refused because someone else changed the receipt since it was loaded. */
+  const [stale, setStale] = useState<string | null>(null);
   const [candidates, setCandidates] = useState<Candidate[] | null>(null);
   const [active, setActive] = useState<FieldKey | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
+  // An auditor reads the fields (read-only inputs) and offers no correction, re-reading or matching.
+  const canWrite = useCanWrite();
 
   useEffect(() => {
     let url: string | null = null;
@@ -63,12 +70,30 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
     if (form.date && !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return setFormError('Date must be written YYYY-MM-DD');
     setFormError(null);
     try {
-      const r = await receiptsApi.update(id, { extracted_date: form.date || null, extracted_amount: amount, extracted_merchant: form.merchant.trim() || null, extracted_description: form.description.trim() || null });
+      const r = await receiptsApi.update(id, { extracted_date: form.date || null, extracted_amount: amount, extracted_merchant: form.merchant.trim() || null, extracted_description: form.description.trim() || null }, receipt?.revision);
       setReceipt(r);
+      setStale(null);
       toast.success('Receipt updated successfully');
       onChanged();
     } catch (err) {
-      setFormError(errorMessage(err, 'Error updating receipt'));
+      if (isStale(err)) {
+        // Someone else changed the receipt since it was loaded: nothing was overwritten.
+        setStale(errorMessage(err, STALE_FALLBACK));
+        toast.error(errorMessage(err, STALE_FALLBACK));
+      } else setFormError(errorMessage(err, 'Error updating receipt'));
+    }
+  };
+
+  /** After a 412: the receipt as it now is, in the form. */
+  const reload = async () => {
+    try {
+      const r = await receiptsApi.get(id);
+      setReceipt(r);
+      setForm({ date: r.extracted_date ?? '', amount: r.extracted_amount === null ? '' : String(r.extracted_amount), merchant: r.extracted_merchant ?? '', description: r.extracted_description ?? '' });
+      setStale(null);
+      setFormError(null);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error loading receipt'));
     }
   };
 
@@ -119,7 +144,7 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
                   <dt>Uploaded</dt><dd>{new Date(receipt.upload_date).toLocaleString()}</dd>
                   <dt>Amount</dt><dd>{formatUsd(receipt.extracted_amount)}</dd>
                 </dl>
-                <form onSubmit={save} aria-label="Correct the fields read" noValidate>
+                <form onSubmit={(e) => (canWrite ? save(e) : e.preventDefault())} aria-label={canWrite ? 'Correct the fields read' : 'Fields read'} noValidate>
                   {fields.some((f) => f.doubtful) && <p className="muted doubtful-note">Fields marked “Check” were read without certainty: please compare them with the receipt.</p>}
                   {fields.map((f) => (
                     <label key={f.key} className={`field read-field${f.doubtful ? ' doubtful' : ''}`} data-testid={`field-${f.key}`} onMouseEnter={() => setActive(f.key)} onMouseLeave={() => setActive(null)}>
@@ -128,11 +153,12 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
                         {f.doubtful && <span className="badge warning" title={f.confidence === null ? 'Not read' : `Read with ${Math.round(f.confidence * 100)} % confidence`}>Check</span>}
                         {f.corrected && <span className="badge success">Corrected</span>}
                       </span>
-                      <input {...INPUT_PROPS[f.key]} value={form[f.key]} aria-invalid={f.doubtful || undefined} onFocus={() => setActive(f.key)} onBlur={() => setActive(null)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })} />
+                      <input {...INPUT_PROPS[f.key]} readOnly={!canWrite} value={form[f.key]} aria-invalid={f.doubtful || undefined} onFocus={() => setActive(f.key)} onBlur={() => setActive(null)} onChange={(e) => setForm({ ...form, [f.key]: e.target.value })} />
                     </label>
                   ))}
                   {formError && <div className="field-error" role="alert">{formError}</div>}
-                  <button type="submit" className="btn primary">Save corrections</button>
+                  {stale && <StaleNotice message={stale} onReload={reload} />}
+                  {canWrite && <button type="submit" className="btn primary">Save corrections</button>}
                 </form>
                 {candidates && (
                   <div className="candidates">
@@ -154,8 +180,8 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
             </div>
             <div className="row modal-actions">
               <button type="button" className="btn" onClick={openInNewTab}>Open in New Tab</button>
-              {receipt.processing_status === 'completed' && receipt.match_count === 0 && <button type="button" className="btn" onClick={find}>Find Matches</button>}
-              {(receipt.processing_status === 'completed' || receipt.processing_status === 'failed') && <button type="button" className="btn" onClick={reread}>Read Again</button>}
+              {canWrite && receipt.processing_status === 'completed' && receipt.match_count === 0 && <button type="button" className="btn" onClick={find}>Find Matches</button>}
+              {canWrite && (receipt.processing_status === 'completed' || receipt.processing_status === 'failed') && <button type="button" className="btn" onClick={reread}>Read Again</button>}
               <button type="button" className="btn primary" onClick={onClose}>Close</button>
             </div>
           </>

@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
-import { useSession } from '../../../lib/session';
+import { useCanWrite, useSeesWholeCompany } from '../../../lib/roles';
 import { companyUsersForFilter } from '../../../lib/company-users';
 import { formatUsd } from '../../../lib/format';
 import { DEFAULT_RECEIPT_FILTERS, formatFileSize, RECEIPT_MAX_BYTES, receiptsApi, type Receipt, type ReceiptFilters } from '../api/receipts';
@@ -38,7 +38,9 @@ export function saveBlob(blob: Blob, name: string): void {
 
 /** Spec section 2, /receipts. `rowActions` adds what other features offer on a row (the app passes History). */
 export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => ReactNode } = {}) {
-  const isAdmin = useSession((s) => s.role() === 'admin');
+  // Admins and auditors read every member's receipts; an auditor uploads, corrects and deletes none.
+  const isAdmin = useSeesWholeCompany();
+  const canWrite = useCanWrite();
   const [draft, setDraft] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [filters, setFilters] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [page, setPage] = useState(1);
@@ -135,11 +137,11 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
         {isAdmin && <button type="button" className="btn" aria-expanded={showFilters} aria-controls="receipt-filters" onClick={() => setShowFilters((s) => !s)}>{showFilters ? 'Hide Filters' : 'Show Filters'}</button>}
       </div>
 
-      <div {...getRootProps({ className: `dropzone card${isDragActive ? ' active' : ''}${uploading ? ' disabled' : ''}`, 'aria-label': 'Receipt drop zone' })}>
+      {canWrite && <div {...getRootProps({ className: `dropzone card${isDragActive ? ' active' : ''}${uploading ? ' disabled' : ''}`, 'aria-label': 'Receipt drop zone' })}>
         <input {...getInputProps({ 'aria-label': 'Choose receipt files' })} data-testid="receipt-input" />
         <p>{isDragActive ? 'Drop the receipts here' : 'Drag and drop receipts here, or click to choose them'}</p>
         <p className="muted">JPG, PNG or PDF, up to 10MB each. Several at once is fine.</p>
-      </div>
+      </div>}
       {uploads.length > 0 && (
         <ul className="card upload-list" aria-label="Uploads">
           {uploads.map((u, i) => (
@@ -213,7 +215,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
                     {rowActions?.(r)}
                     <button type="button" className="btn small" aria-label={`Download ${r.original_filename}`} onClick={() => download(r)}>Download</button>
                     <button type="button" className="btn small" aria-label={`Duplicate check ${r.original_filename}`} onClick={() => duplicateCheck(r)}>Duplicate Check</button>
-                    <button type="button" className="btn danger small" aria-label={`Delete ${r.original_filename}`} onClick={() => remove(r)}>Delete</button>
+                    {canWrite && <button type="button" className="btn danger small" aria-label={`Delete ${r.original_filename}`} onClick={() => remove(r)}>Delete</button>}
                   </td>
                 </tr>
               ))}
