@@ -30,6 +30,7 @@ export type { DateOrder, DateOrderDecision, DateOrderEvidence, DateOrderSetting,
 export { merchantSimilarity as receiptMerchantSimilarity, normaliseMerchant } from './receipts/merchant-similarity';
 export * from './matching';
 export * from './matches/matches';
+export * from './matches/sides';
 export * from './analytics';
 export * from './reports';
 export * from './ai/language-model';

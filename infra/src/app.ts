@@ -43,6 +43,7 @@ import {
 import type { ReceiptReader } from './receipts/ocr-job';
 import { dateOrderOptions, OCR_JOB, ocrJobHandler, ocrJobsFrom } from './receipts/ocr-job';
 import { AUTO_MATCH_JOB, autoMatchJobHandler, autoMatchJobsFrom } from './receipts/matching-job';
+import { knownMatches, matchBlock } from './receipts/match-block';
 import { Reactor } from './jobs/reactor';
 import { createHash } from 'node:crypto';
 import type { Config } from './config';
@@ -51,6 +52,7 @@ import { LocalBlobStore, type SweepReport } from './blobs/local';
 import { sweepOrphanFiles } from './blobs/sweep';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
+import { carryLegacyMatches, legacyMatchingCompanies } from './eventstore/carry-legacy-matches';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
 import { securityHeaders } from './http/security';
@@ -103,9 +105,14 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   try {
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
     if (!config.EVENTSTORE_URL) upgradeRequestRecords(dir.eventsFile);
+    // Companies whose matches still live in one old stream (before issue 13), carried below.
+    const legacyMatching = config.EVENTSTORE_URL ? [] : legacyMatchingCompanies(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { blobs, jobs } = adapters;
     const events = options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events;
+    // Before any command or job: matches move into the streams of their sides, once (ADR 0021).
+    if (config.EVENTSTORE_URL) console.warn('matching: old matching-<company> streams on EventStoreDB are not carried into side streams (ADR 0021)');
+    await carryLegacyMatches(events, legacyMatching);
     const projections = options.projections ?? allProjections();
     // Queries and projectors see each projection's live generation (blue-green rebuilds).
     const readStore = await GenerationalReadStore.open(adapters.readStore, projections);
@@ -202,6 +209,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         const m = await getMatch(readStore, companyId, id);
         return m ? { receiptId: m.receiptId, transactionId: m.transactionId } : null;
       },
+      // Auto-match after new evidence: its candidate block only, by indexed queries (ADR 0021).
+      block: matchBlock(readStore, asMatchReceipt, asMatchTransaction),
+      matchesOf: knownMatches(readStore),
     };
     const reactors: Reactor[] = [];
     let reader: ReceiptReader | undefined = options.reader;

@@ -28,7 +28,8 @@ export type MatchEvent =
   | { type: 'MatchRejected'; data: { companyId: string; matchId: string; receiptId: string; transactionId: string; by: string } }
   | { type: 'MatchDeleted'; data: { companyId: string; matchId: string; receiptId: string; transactionId: string; receiptName: string; wasConfirmed: boolean; by: string } };
 
-export const MATCH_EVENT_TYPES = ['MatchesSuggested', 'MatchesWithdrawn', 'MatchConfirmed', 'MatchRejected', 'MatchDeleted'] as const;
+/** Every event type of matching; `MatchesNoted` is the write side's copy in a transaction's stream (sides.ts). */
+export const MATCH_EVENT_TYPES = ['MatchesSuggested', 'MatchesWithdrawn', 'MatchConfirmed', 'MatchRejected', 'MatchDeleted', 'MatchesNoted'] as const;
 
 export interface MatchRecord {
   matchId: string;

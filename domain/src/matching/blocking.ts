@@ -117,3 +117,48 @@ export function candidatesFor(index: BlockingIndex, r: PreparedReceipt, o: Resol
   }
   return out;
 }
+
+/** 'YYYY-MM-DD' of a day number (days since 1970-01-01), the inverse of dayNumber. */
+export function isoOfDay(day: number): string {
+  // Howard Hinnant's civil_from_days.
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * Where a receipt's candidates are, for a store that looks lines up by posting day: the days
+ * (ISO) on which some amount window can still reach `threshold`, and the card amounts (positive
+ * cents) of the windows. `days` null: the receipt has no date, every day may hold one (its
+ * windows then bound the amounts only). The same bound as {@link candidatesFor}, so the lines
+ * a store returns for these days and amounts are a superset of the blocked candidates.
+ */
+export function receiptBlock(r: PreparedReceipt, o: ResolvedMatchOptions, threshold: number): { days: string[] | null; amounts: Array<[number, number]> } {
+  const others = (r.merchant === null ? MISSING.merchant : 1) * (r.person === null ? 1 : 1.02);
+  const days = new Set<number>();
+  const amounts: Array<[number, number]> = [];
+  for (const w of amountWindows(r.totalCents, o)) {
+    if (w.hi < w.lo) continue;
+    if (r.day === null) {
+      if (confidenceOf(w.ceiling, MISSING.date, others) >= threshold) amounts.push([w.lo, w.hi]);
+      continue;
+    }
+    const range = reachableDays(w.ceiling, others, o, threshold);
+    if (range === null) continue;
+    amounts.push([w.lo, w.hi]);
+    for (let g = range[0]; g <= range[1]; g++) days.add(r.day + g);
+  }
+  return { days: r.day === null ? null : [...days].sort((a, b) => a - b).map(isoOfDay), amounts };
+}
+
+/** The receipt days (day numbers, inclusive) whose candidates can include a line posted between `fromDay` and `toDay`: the inverse of the day search. */
+export function receiptDayRange(fromDay: number, toDay: number): [number, number] {
+  return [fromDay - MAX_DAYS_SEARCHED, toDay - MIN_DAYS_SEARCHED];
+}

@@ -9,3 +9,8 @@ export { DEFAULT_MATCH_OPTIONS } from './factors';
 export type { AmountKind, MatchOptions } from './factors';
 export { autoMatch, DEFAULT_AUTO_MATCH_THRESHOLD } from './assign';
 export type { AutoMatchOptions, MatchProposal } from './assign';
+export { isoOfDay, receiptBlock, receiptDayRange } from './blocking';
+export { prepareReceipt } from './score';
+export { resolveOptions } from './factors';
+export type { PreparedReceipt } from './score';
+export type { ResolvedMatchOptions } from './factors';

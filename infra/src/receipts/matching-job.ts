@@ -1,37 +1,56 @@
 import { type EventStore, type Job, type JobHandler, type RecordedEvent } from '@paperlink/domain';
-import { runAutoMatch, thresholdFor, type MatchDeps } from '@paperlink/command-api';
+import { runAutoMatch, thresholdFor, type MatchDeps, type MatchSeed } from '@paperlink/command-api';
 
 export const AUTO_MATCH_JOB = 'match.auto';
 
-/** New evidence for matching: a receipt read or corrected, a statement imported, a transaction edited. */
-const TRIGGERS = new Set(['ReceiptRead', 'ReceiptCorrected', 'StatementImported', 'TransactionUpdated']);
-
 export interface AutoMatchPayload {
   position: number;
+  /** What is new: the run matches its candidate block only (issue 13 item 3, ADR 0021). */
+  seed: MatchSeed;
+}
+
+type Rows = Array<{ transactionId: string; date: string }>;
+
+/** New evidence for matching: a receipt read or corrected, lines imported, a line edited; each names its own seed. */
+function seedOf(event: RecordedEvent): MatchSeed | null {
+  const d = event.data as { receiptId?: string; transactionId?: string; rows?: Rows; changes?: Record<string, unknown> };
+  switch (event.type) {
+    case 'ReceiptRead':
+    case 'ReceiptCorrected':
+      return d.receiptId ? { receiptIds: [d.receiptId] } : null;
+    case 'TransactionUpdated':
+      // Only the fields matching reads change a line's candidates.
+      if (!d.transactionId || !d.changes || !['transaction_date', 'date', 'amountCents', 'amount', 'description', 'userId'].some((k) => k in d.changes!)) return null;
+      return { transactionIds: [d.transactionId] };
+    case 'TransactionsImported': {
+      const dates = (d.rows ?? []).map((r) => r.date).filter((x) => typeof x === 'string').sort();
+      return dates.length === 0 ? null : { days: [dates[0]!, dates[dates.length - 1]!] };
+    }
+    default:
+      return null;
+  }
 }
 
 export function autoMatchJobsFrom(event: RecordedEvent): Job<AutoMatchPayload>[] {
-  if (!TRIGGERS.has(event.type)) return [];
   const companyId = (event.data as { companyId?: string }).companyId;
-  if (!companyId) return [];
-  return [{ id: `automatch-${event.id}`, type: AUTO_MATCH_JOB, companyId, payload: { position: event.position }, causationId: event.id, correlationId: event.metadata.correlationId ?? event.id, attempt: 1 }];
+  const seed = companyId ? seedOf(event) : null;
+  if (!companyId || !seed) return [];
+  return [{ id: `automatch-${event.id}`, type: AUTO_MATCH_JOB, companyId, payload: { position: event.position, seed }, causationId: event.id, correlationId: event.metadata.correlationId ?? event.id, attempt: 1 }];
 }
 
 /**
- * Runs auto-match for the company at its autoMatchThreshold setting (the default when unset). Runs coalesce: a run that starts
- * after an event has been projected covers it, so a burst of evidence (ten receipts read in a
- * row) costs one or two runs, not ten.
+ * Runs auto-match for the company at its autoMatchThreshold setting (the default when unset),
+ * over the candidate block of what the event brought (a receipt, a line, the posting days of an
+ * import), once the read models include the event. A job queued by the previous version
+ * (no seed) runs over the whole company, as it then did.
  */
 export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore; caughtUp: (position: number) => Promise<void>; log?: (m: string) => void }): JobHandler<AutoMatchPayload> {
-  const coveredUpTo = new Map<string, number>();
   return {
     async run(job) {
-      if ((coveredUpTo.get(job.companyId) ?? 0) >= job.payload.position) return;
-      const head = await deps.events.headPosition();
-      await deps.caughtUp(head);
+      await deps.caughtUp(job.payload.position);
       const threshold = await thresholdFor(deps.match, job.companyId, undefined);
-      await runAutoMatch(deps.match, { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin', now: new Date() }, threshold, {});
-      coveredUpTo.set(job.companyId, Math.max(coveredUpTo.get(job.companyId) ?? 0, head));
+      const ctx = { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin' as const, now: new Date() };
+      await runAutoMatch(deps.match, ctx, threshold, {}, job.payload.seed);
     },
     async onFailed(job, error) {
       deps.log?.(`auto-match for company ${job.companyId} failed: ${error instanceof Error ? error.message : String(error)}`);
