@@ -17,6 +17,8 @@ export const CompanySchema = CompanyRefSchema.extend({
   matchRate: z.number().optional(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
+  /** The revision this copy shows: sent back in If-Match when saving the company's details. */
+  revision: z.number().optional(),
 });
 export type Company = z.infer<typeof CompanySchema>;
 

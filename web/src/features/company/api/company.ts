@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { CompanySchema, RoleSchema, type Role } from '../../../lib/auth-api';
+import { ifMatch } from '../../../lib/stale';
 
 export const MemberSchema = z.object({
   id: z.string(),
@@ -17,8 +18,9 @@ export const companyApi = {
   async current() {
     return z.object({ company: CompanySchema }).parse((await api.get('/companies/current')).data).company;
   },
-  async update(name: string, domain: string | null) {
-    return z.object({ company: CompanySchema }).parse((await api.put('/companies/current', { name, domain })).data).company;
+  /** `revision`: the one the form was filled from; a 412 says someone else changed it since. */
+  async update(name: string, domain: string | null, revision?: number) {
+    return z.object({ company: CompanySchema }).parse((await api.put('/companies/current', { name, domain }, ...ifMatch(revision))).data).company;
   },
   async users() {
     return z.object({ users: z.array(MemberSchema) }).parse((await api.get('/companies/current/users')).data).users;

@@ -7,6 +7,8 @@ import { Spinner } from '../../../components/Spinner';
 import { Field } from '../../../components/Field';
 import type { Company, Role } from '../../../lib/auth-api';
 import { useSession } from '../../../lib/session';
+import { isStale, STALE_FALLBACK } from '../../../lib/stale';
+import { StaleNotice } from '../../../components/StaleNotice';
 import { companyApi, type Member } from '../api/company';
 import { companyRules, memberActionProblem, validateInvite } from '../rules';
 
@@ -25,16 +27,20 @@ export function CompanySettingsPage() {
   const [invite, setInvite] = useState<{ email: string; role: Role }>({ email: '', role: 'user' });
   const [inviteError, setInviteError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Set when a save was refused because someone else changed the company since it was loaded. */
+  const [stale, setStale] = useState<string | null>(null);
 
-  useEffect(() => {
+  const loadCompany = useCallback(() => {
     companyApi
       .current()
       .then((c) => {
         setCompany(c);
         setForm({ name: c.name, domain: c.domain ?? '' });
+        setStale(null);
       })
       .catch(() => toast.error('Failed to load company information'));
   }, []);
+  useEffect(loadCompany, [loadCompany]);
 
   const loadMembers = useCallback(() => {
     if (!rules.canSeeTeam) return;
@@ -57,10 +63,13 @@ export function CompanySettingsPage() {
     if (!form.name.trim()) return setFormError('Company name is required');
     setBusy(true);
     try {
-      const updated = await companyApi.update(form.name.trim(), form.domain.trim() ? form.domain.trim() : null);
+      // The revision the form was filled from: someone else's change since is not overwritten.
+      const updated = await companyApi.update(form.name.trim(), form.domain.trim() ? form.domain.trim() : null, company?.revision);
       setCompany(updated);
+      setStale(null);
       toast.success('Company information updated');
     } catch (err) {
+      if (isStale(err)) setStale(errorMessage(err, STALE_FALLBACK));
       toast.error(errorMessage(err, 'Failed to update company information'));
     } finally {
       setBusy(false);
@@ -123,6 +132,7 @@ export function CompanySettingsPage() {
             <span className="label">Plan</span>
             <span><span className="badge">{(company.planType ?? 'BASIC').toUpperCase()}</span> <span className="muted">Contact support to upgrade your plan</span></span>
           </div>
+          {stale && <StaleNotice message={stale} onReload={loadCompany} />}
           {rules.canEditCompany ? <button type="submit" className="btn primary" disabled={busy}>Save Changes</button> : <p className="muted">Only admins can edit company information.</p>}
         </form>
       )}

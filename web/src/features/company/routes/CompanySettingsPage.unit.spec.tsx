@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
@@ -117,5 +117,30 @@ describe('/company-settings', () => {
     await screen.findByRole('tab', { name: 'Team Members' });
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByText('Failed to load company users')).toBeNull();
+  });
+
+  it('saves against the revision it loaded; on 412 it says so, keeps the input and reloads on request', async () => {
+    as('admin');
+    let stored = { ...company, name: 'Acme', revision: 3 };
+    answer({ '/companies/current': () => Promise.resolve({ data: { company: { ...stored, role: 'admin' } } }) });
+    const stale = 'This company was changed by someone else. Reload to see the changes.';
+    const put = vi.spyOn(api, 'put').mockImplementationOnce(() => fail(412, stale));
+    show();
+    const name = () => (screen.getByLabelText('Company name') as HTMLInputElement).value;
+    fireEvent.change(await screen.findByLabelText('Company name'), { target: { value: 'Mine' } });
+    // Meanwhile someone else renames the company.
+    stored = { ...stored, name: 'Theirs', revision: 4 };
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect((await screen.findAllByText(new RegExp(stale))).length).toBeGreaterThanOrEqual(1);
+    expect(put).toHaveBeenCalledWith('/companies/current', { name: 'Mine', domain: null }, { headers: { 'If-Match': '"3"' } });
+    expect(name()).toBe('Mine');
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(name()).toBe('Theirs'));
+    expect(screen.queryByRole('button', { name: 'Reload' })).toBeNull();
+    put.mockImplementationOnce(() => Promise.resolve({ data: { company: { ...stored, name: 'Mine after all', revision: 5, role: 'admin' } } }) as never);
+    fireEvent.change(screen.getByLabelText('Company name'), { target: { value: 'Mine after all' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Company information updated');
+    expect(put).toHaveBeenLastCalledWith('/companies/current', { name: 'Mine after all', domain: null }, { headers: { 'If-Match': '"4"' } });
   });
 });

@@ -1,6 +1,7 @@
 import axios from 'axios';
 import { z } from 'zod';
 import { API_BASE, api } from '../../../lib/api-client';
+import { ifMatch } from '../../../lib/stale';
 
 export const ReceiptSchema = z.object({
   id: z.string(),
@@ -24,6 +25,8 @@ export const ReceiptSchema = z.object({
   user_id: z.string().optional(),
   created_by_first_name: z.string().nullable(),
   created_by_last_name: z.string().nullable(),
+  /** The revision this copy shows: sent back in If-Match when saving corrections. */
+  revision: z.number().optional(),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
 
@@ -92,8 +95,9 @@ export const receiptsApi = {
       return { duplicate: !!(res.data as { duplicate?: boolean }).duplicate, via: 'multipart' };
     }
   },
-  async update(id: string, body: Record<string, string | number | null>) {
-    return ReceiptSchema.parse((await api.put(`/receipts/${encodeURIComponent(id)}`, body)).data.receipt);
+  /** `revision`: the one the form was filled from; a 412 says someone else changed it since. */
+  async update(id: string, body: Record<string, string | number | null>, revision?: number) {
+    return ReceiptSchema.parse((await api.put(`/receipts/${encodeURIComponent(id)}`, body, ...ifMatch(revision))).data.receipt);
   },
   async remove(id: string) {
     await api.delete(`/receipts/${encodeURIComponent(id)}`);

@@ -6,6 +6,8 @@ import { Spinner } from '../../../components/Spinner';
 import { useCanWrite } from '../../../lib/roles';
 import { formatFileSize, receiptsApi, type Candidate, type Receipt } from '../api/receipts';
 import { OutlinedPreview, readFields, type FieldKey } from './ReadFields';
+import { isStale, STALE_FALLBACK } from '../../../lib/stale';
+import { StaleNotice } from '../../../components/StaleNotice';
 import '../receipts.css';
 
 const INPUT_PROPS: Record<FieldKey, { type?: string; step?: string }> = { date: { type: 'date' }, amount: { type: 'number', step: '0.01' }, merchant: {}, description: {} };
@@ -19,6 +21,8 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
   const [preview, setPreview] = useState<string | null>(null);
   const [form, setForm] = useState({ date: '', amount: '', merchant: '', description: '' });
   const [formError, setFormError] = useState<string | null>(null);
+  /** Set when a save was refused because someone else changed the receipt since it was loaded. */
+  const [stale, setStale] = useState<string | null>(null);
   const [candidates, setCandidates] = useState<Candidate[] | null>(null);
   const [active, setActive] = useState<FieldKey | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
@@ -66,12 +70,30 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
     if (form.date && !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return setFormError('Date must be written YYYY-MM-DD');
     setFormError(null);
     try {
-      const r = await receiptsApi.update(id, { extracted_date: form.date || null, extracted_amount: amount, extracted_merchant: form.merchant.trim() || null, extracted_description: form.description.trim() || null });
+      const r = await receiptsApi.update(id, { extracted_date: form.date || null, extracted_amount: amount, extracted_merchant: form.merchant.trim() || null, extracted_description: form.description.trim() || null }, receipt?.revision);
       setReceipt(r);
+      setStale(null);
       toast.success('Receipt updated successfully');
       onChanged();
     } catch (err) {
-      setFormError(errorMessage(err, 'Error updating receipt'));
+      if (isStale(err)) {
+        // Someone else changed the receipt since it was loaded: nothing was overwritten.
+        setStale(errorMessage(err, STALE_FALLBACK));
+        toast.error(errorMessage(err, STALE_FALLBACK));
+      } else setFormError(errorMessage(err, 'Error updating receipt'));
+    }
+  };
+
+  /** After a 412: the receipt as it now is, in the form. */
+  const reload = async () => {
+    try {
+      const r = await receiptsApi.get(id);
+      setReceipt(r);
+      setForm({ date: r.extracted_date ?? '', amount: r.extracted_amount === null ? '' : String(r.extracted_amount), merchant: r.extracted_merchant ?? '', description: r.extracted_description ?? '' });
+      setStale(null);
+      setFormError(null);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error loading receipt'));
     }
   };
 
@@ -135,6 +157,7 @@ export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose
                     </label>
                   ))}
                   {formError && <div className="field-error" role="alert">{formError}</div>}
+                  {stale && <StaleNotice message={stale} onReload={reload} />}
                   {canWrite && <button type="submit" className="btn primary">Save corrections</button>}
                 </form>
                 {candidates && (

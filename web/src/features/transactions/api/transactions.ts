@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { companyUsersForFilter } from '../../../lib/company-users';
+import { ifMatch } from '../../../lib/stale';
 
 export const TransactionSchema = z.object({
   id: z.string(),
@@ -18,6 +19,8 @@ export const TransactionSchema = z.object({
   user_id: z.string().optional(),
   created_by_first_name: z.string().nullable(),
   created_by_last_name: z.string().nullable(),
+  /** The revision this copy shows: sent back in If-Match when saving an edit. */
+  revision: z.number().optional(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 
@@ -53,8 +56,12 @@ export const transactionsApi = {
     for (const [k, v] of Object.entries(filters)) if (v !== '' && v !== undefined) params[k] = v;
     return ListSchema.parse((await api.get('/transactions', { params })).data);
   },
-  async update(id: string, body: TransactionUpdate) {
-    await api.put(`/transactions/${encodeURIComponent(id)}`, body);
+  async get(id: string) {
+    return z.object({ transaction: TransactionSchema }).parse((await api.get(`/transactions/${encodeURIComponent(id)}`)).data).transaction;
+  },
+  /** `revision`: the one the form was filled from; a 412 says someone else changed it since. */
+  async update(id: string, body: TransactionUpdate, revision?: number) {
+    await api.put(`/transactions/${encodeURIComponent(id)}`, body, ...ifMatch(revision));
   },
   async remove(id: string) {
     await api.delete(`/transactions/${encodeURIComponent(id)}`);

@@ -8,6 +8,8 @@ import { masterApi, type MasterItem } from '../../../lib/masterdata-api';
 import { DEFAULT_FILTERS, PAGE_SIZE, transactionsApi, type Transaction, type TransactionFilters } from '../api/transactions';
 import { costCodesFor, onCategoryChange, onCostCodeChange } from '../linkage';
 import { validateEdit, type EditForm } from '../edit';
+import { isStale, STALE_FALLBACK } from '../../../lib/stale';
+import { StaleNotice } from '../../../components/StaleNotice';
 
 import { formatUsd } from '../../../lib/format';
 
@@ -41,9 +43,11 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
   const [showFilters, setShowFilters] = useState(false);
   const [users, setUsers] = useState<Array<{ id: string; fullName: string; role: string }>>([]);
   const [lists, setLists] = useState<Lists>({ categories: [], jobNumbers: [], costCodes: [] });
-  const [editing, setEditing] = useState<{ id: string; form: EditForm } | null>(null);
+  const [editing, setEditing] = useState<{ id: string; revision?: number; form: EditForm } | null>(null);
   const [editError, setEditError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** Set when a save was refused because someone else changed the transaction since it was loaded. */
+  const [stale, setStale] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -75,8 +79,10 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
 
   const startEdit = (t: Transaction) => {
     setEditError(null);
+    setStale(null);
     setEditing({
       id: t.id,
+      revision: t.revision,
       form: {
         description: t.description,
         category: t.category_name ?? '',
@@ -98,14 +104,27 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
     }
     setSaving(true);
     try {
-      await transactionsApi.update(editing.id, checked.body);
+      // The revision the form was filled from: someone else's change since is not overwritten.
+      await transactionsApi.update(editing.id, checked.body, editing.revision);
       toast.success('Transaction updated successfully');
       setEditing(null);
       await load();
     } catch (e) {
+      if (isStale(e)) setStale(errorMessage(e, STALE_FALLBACK));
       toast.error(errorMessage(e, 'Error updating transaction'));
     } finally {
       setSaving(false);
+    }
+  };
+
+  /** After a 412: the transaction as it now is, in the form, and the list again. */
+  const reloadEditing = async () => {
+    if (!editing) return;
+    try {
+      startEdit(await transactionsApi.get(editing.id));
+      await load();
+    } catch (e) {
+      toast.error(errorMessage(e, 'Error loading transactions'));
     }
   };
 
@@ -173,6 +192,7 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
       )}
 
       {editError && <div className="form-error" role="alert">{editError}</div>}
+      {stale && editing && <StaleNotice message={stale} onReload={reloadEditing} />}
       {!data ? <Spinner label="Loading transactions..." /> : data.rows.length === 0 ? (
         <div className="card empty" role="status">
           <p>{loadError ? 'Error loading transactions' : 'No transactions found.'}</p>
@@ -222,7 +242,7 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
                       {e ? (
                         <>
                           <button type="button" className="btn primary small" disabled={saving} onClick={save}>Save</button>
-                          <button type="button" className="btn small" onClick={() => { setEditing(null); setEditError(null); }}>Cancel</button>
+                          <button type="button" className="btn small" onClick={() => { setEditing(null); setEditError(null); setStale(null); }}>Cancel</button>
                         </>
                       ) : (
                         <>
