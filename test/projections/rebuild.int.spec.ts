@@ -7,6 +7,7 @@ import { allProjections, ProjectionRunner, UnitOfWork } from '@paperlink/project
 import type { ReceiptReader, ReceiptReading } from '../../infra/src/receipts/ocr-job';
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { USER_CHECKPOINT_AFTER } from '../../command-api/src/accounts/user-streams';
 import { imageOf, labels } from '../support/labelled-reader';
 
 /** A small seeded generator so the history is random but repeatable. */
@@ -32,6 +33,7 @@ const KNOWN_EVENT_TYPES = new Set([
   ...RECEIPT_EVENT_TYPES,
   ...MATCH_EVENT_TYPES,
   'EmailClaimed', 'UserPasswordChanged', 'UserLoginFailed', 'UserPasswordChangeFailed',
+  'UserLoginFailuresCleared', 'UserSignInSourceRecorded', 'UserSnapshotTaken',
   'StatementImported', 'ColumnMappingSaved', 'ReceiptFileReceived', 'RequestCompleted',
   ...STATEMENT_CLAIM_EVENT_TYPES,
 ]);
@@ -185,6 +187,10 @@ async function seedSessions(accounts: Account[]) {
   // sign out everywhere: the user's mark, the sessions themselves stay as they were
   await api.http.post('/api/auth/logout-all').set({ authorization: `Bearer ${c.accessToken}` }).expect(200);
   expected.revokedAll.add(c.userId);
+  // a user stream long enough to be read from a checkpoint (UserSnapshotTaken, ADR 0022)
+  const d = accounts[3]!;
+  for (let i = 0; i <= USER_CHECKPOINT_AFTER; i++) await api.http.put('/api/auth/profile').set(d.headers()).send({ firstName: `Long${i}`, lastName: 'Stream' }).expect(200);
+  expected.users.set(d.userId, { ...expected.users.get(d.userId)!, firstName: `Long${USER_CHECKPOINT_AFTER}`, lastName: 'Stream' });
 }
 
 /** Master data, imports, edits, receipts read (and failing, re-read, corrected, deleted), and matches. */
