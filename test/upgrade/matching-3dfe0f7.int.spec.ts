@@ -34,7 +34,7 @@ const facts = JSON.parse(readFileSync(join(FIXTURE, 'facts.json'), 'utf8')) as {
 
 const copy = () => {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-matching-3dfe0f7-'));
-  cpSync(join(FIXTURE, 'data'), dir, { recursive: true });
+  cpSync(join(FIXTURE, 'data-3dfe0f7'), dir, { recursive: true });
   return dir;
 };
 const carriedNotes = (events: RecordedEvent[]) => events.filter((e) => e.type === 'MatchesNoted' && (e.data as { reason: string }).reason === 'carried');
