@@ -15,7 +15,6 @@ import {
   requestStream,
 } from '@paperlink/domain';
 import { keyedFingerprint } from './fingerprint';
-import { ReadSideBehindError } from './read-side';
 import type { SessionGrant } from './tokens';
 
 /** What a command handler wants appended, and what to answer. */
@@ -123,13 +122,13 @@ export class CommandBus {
   }
 
   /**
-   * For a plan about to decide on the read models: waits (as long as the bus's wait allows,
-   * infra's READ_SIDE_WAIT_MS) until they include `position`. If they still do not, the command
-   * is refused (503 with Retry-After, ReadSideBehindError) instead of deciding on a read model
-   * that lags (docs/decisions/0023-decisions-and-read-model-lag.md).
+   * Waits (as long as the bus's wait allows, infra's READ_SIDE_WAIT_MS) until the read models
+   * include `position`; resolves whether they do. A plan about to decide on them uses
+   * requireCaughtUp / readSideCurrent (core/read-side.ts), which refuse the command (503 with
+   * Retry-After) when they do not (docs/decisions/0023-decisions-and-read-model-lag.md).
    */
-  async caughtUp(position: number): Promise<void> {
-    if (!(await this.waitForProjections(position))) throw new ReadSideBehindError();
+  async caughtUp(position: number): Promise<boolean> {
+    return this.waitForProjections(position);
   }
 
   async load<S, C, E extends DomainEvent>(streamId: string, decider: Decider<S, C, E>): Promise<Loaded<S>> {

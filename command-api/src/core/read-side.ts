@@ -18,9 +18,14 @@ export class ReadSideBehindError extends AppError {
   }
 }
 
+/** For a plan about to decide on the read models: waits until they include `position`, or refuses (ReadSideBehindError). */
+export async function requireCaughtUp(bus: CommandBus, position: number): Promise<void> {
+  if (!(await bus.caughtUp(position))) throw new ReadSideBehindError();
+}
+
 /** Waits until the read models hold every event appended so far (the head of the log), or refuses (ReadSideBehindError). */
 export async function readSideCurrent(bus: CommandBus): Promise<void> {
-  await bus.caughtUp(await bus.events.headPosition());
+  await requireCaughtUp(bus, await bus.events.headPosition());
 }
 
 /** `read` after readSideCurrent: a read a decision rests on. */
