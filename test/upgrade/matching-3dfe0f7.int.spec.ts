@@ -136,10 +136,16 @@ describe('the carry', () => {
     const store = new SqliteEventStore(join(other, 'events.sqlite'));
     try {
       let crash = true;
-      const crashing: EventStore = Object.assign(Object.create(store) as EventStore, {
-        appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
-          if (crash) throw new Error('killed before the mark');
-          return store.appendToStream(...args);
+      const crashing: EventStore = new Proxy(store, {
+        get(target, prop) {
+          if (prop === 'appendToStream') {
+            return async (...args: Parameters<EventStore['appendToStream']>) => {
+              if (crash) throw new Error('killed before the mark');
+              return target.appendToStream(...args);
+            };
+          }
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         },
       });
       await expect(carryLegacyMatches(crashing, [facts.companyId])).rejects.toThrow('killed before the mark');
