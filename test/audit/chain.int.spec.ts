@@ -168,6 +168,56 @@ describe('the hash chain of the SQLite event store', () => {
   });
 });
 
+describe('the chain check over several chunks (SQLite assembles 1,000 documents at a time; any doubt is walked row by row)', () => {
+  const file = join(dir, 'chunks.sqlite');
+  const N = 2600;
+  beforeAll(async () => {
+    const store = new SqliteEventStore(file, { synchronous: 'NORMAL' });
+    for (let a = 0; a < N / 100; a++) {
+      const meta = { occurredAt: '2024-03-01T10:00:00.000Z', companyId: 'c1', requestId: randomUUID() };
+      // Names that need escaping in JSON, in the middle of a chunk.
+      const stream = a === 12 ? 'odd "stream" \\ name' : `s-${a}`;
+      await store.appendToStream(stream, Array.from({ length: 100 }, (_, i) => ev(a === 12 && i === 50 ? 'Odd"Type\\' : 'T', { a, i, text: 'é "q"' }, meta)), 'no_stream');
+    }
+    await store.close();
+  });
+  const copyWith = (change: (db: Database.Database) => void) => {
+    const copy = join(dir, `chunks-${randomUUID()}.sqlite`);
+    const source = new Database(file);
+    source.pragma('wal_checkpoint(TRUNCATE)');
+    source.close();
+    copyFileSync(file, copy);
+    const db = new Database(copy);
+    change(db);
+    db.close();
+    return copy;
+  };
+
+  it('an intact log checks out whole, on one thread and in ranges', async () => {
+    expect(verifyChainFile(file)).toMatchObject({ ok: true, checked: N, head: { position: N } });
+    expect(await verifyChainParallel(file, { threads: 2, parallelFrom: 1 })).toMatchObject({ ok: true, checked: N, head: { position: N } });
+  });
+
+  it('names the first broken link past the first chunk: an edit, a deleted first row of a chunk, a removed hash', () => {
+    expect(verifyChainFile(copyWith((db) => db.prepare("UPDATE events SET data = json_set(data, '$.i', -1) WHERE position = 2345").run())).broken).toMatchObject({ position: 2345, reason: 'hash_mismatch' });
+    const gap = verifyChainFile(copyWith((db) => db.prepare('DELETE FROM events WHERE position = 2001').run()));
+    expect(gap).toMatchObject({ ok: false, checked: 2001, broken: { position: 2001, reason: 'position_gap' } });
+    expect(verifyChainFile(copyWith((db) => db.prepare('UPDATE events SET hash = NULL WHERE position = 1000').run())).broken).toMatchObject({ position: 1000, reason: 'missing_hash' });
+    // A whole chunk deleted: the gap is still named at its first position.
+    expect(verifyChainFile(copyWith((db) => db.prepare('DELETE FROM events WHERE position > 1000 AND position <= 2000').run())).broken).toMatchObject({ position: 1001, reason: 'position_gap' });
+  });
+
+  it('a row stored as an older version wrote it (same content, keys in another order) still checks out', () => {
+    const copy = copyWith((db) => {
+      const row = db.prepare<[], { data: string }>('SELECT data FROM events WHERE position = 1500').get()!;
+      const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(row.data) as Record<string, unknown>).reverse()));
+      expect(reordered).not.toBe(row.data);
+      db.prepare('UPDATE events SET data = ? WHERE position = 1500').run(reordered);
+    });
+    expect(verifyChainFile(copy)).toMatchObject({ ok: true, checked: N });
+  });
+});
+
 describe('upgrade of a previous-format data folder (test/fixtures/previous-format)', () => {
   it('computes the chain for the rows it holds on start, once; appends continue it', async () => {
     const folder = mkdtempSync(join(dir, 'previous-'));
