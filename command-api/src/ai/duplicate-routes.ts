@@ -13,18 +13,17 @@ export function duplicateRoutes(router: Router, deps: AiLearningDeps): void {
   const member = requireCompany();
   const { requireSwitch } = guards(deps);
 
-  /** Appends for groups not recorded yet (a group id is its kind and members, so a retry records nothing new). */
+  /**
+   * Each group decided on its own stream (a group id is its kind and members): a group recorded
+   * before decides nothing new, so a retry or a second check records nothing twice.
+   */
   const recordGroups = (ctx: RequestContext, kind: DuplicateKind, groups: Array<{ ids: string[]; confidence: number; reasons: string[] }>, ownerOf: Map<string, string>) =>
-    groups.map((g) => {
+    Promise.all(groups.map(async (g) => {
       const groupId = groupIdOf(kind, g.ids);
-      const events = duplicateGroupDecider.decide(
-        { type: 'DetectDuplicateGroup', companyId: ctx.companyId!, groupId, kind, memberIds: g.ids, ownerIds: [...new Set(g.ids.map((i) => ownerOf.get(i) ?? ''))], confidence: g.confidence, reasons: g.reasons },
-        { status: 'none' },
-      );
-      return { groupId, append: { streamId: duplicateGroupStream(groupId), expectedRevision: 'any' as const, events } };
-    });
-
-  const existingGroupIds = async (companyId: string): Promise<Set<string>> => new Set((await deps.groups(companyId, {})).map((g) => g._id));
+      const h = await deps.bus.handle(duplicateGroupStream(groupId), duplicateGroupDecider,
+        { type: 'DetectDuplicateGroup', companyId: ctx.companyId!, groupId, kind, memberIds: g.ids, ownerIds: [...new Set(g.ids.map((i) => ownerOf.get(i) ?? ''))], confidence: g.confidence, reasons: g.reasons });
+      return { groupId, isNew: h.events.length > 0, append: h.append };
+    }));
 
   router.post('/ai/duplicates/check/:id', member, async (req, res) => {
     const id = String(req.params.id);
@@ -66,11 +65,10 @@ export function duplicateRoutes(router: Router, deps: AiLearningDeps): void {
         ownerOf.set(id, r?.userId ?? '');
       }
       const confidence = pairs.reduce((m, p) => Math.max(m, p.confidence), 0);
-      const group = pairs.length > 0 ? recordGroups(ctx, kind, [{ ids: [id, ...pairs.map((p) => p.b)], confidence, reasons: pairs[0]?.reasons ?? [] }], ownerOf)[0] : undefined;
-      const known = group ? await existingGroupIds(ctx.companyId!) : new Set<string>();
+      const group = pairs.length > 0 ? (await recordGroups(ctx, kind, [{ ids: [id, ...pairs.map((p) => p.b)], confidence, reasons: pairs[0]?.reasons ?? [] }], ownerOf))[0] : undefined;
       const duplicates = pairs.map((p) => ({ ...(described.get(p.b) ?? { id: p.b }), confidence: p.confidence, reasons: p.reasons }));
       return {
-        appends: group && !known.has(group.groupId) ? [group.append] : [],
+        appends: group ? [group.append] : [],
         body: {
           duplicateAnalysis: {
             isDuplicate: pairs.length > 0,
@@ -96,13 +94,21 @@ export function duplicateRoutes(router: Router, deps: AiLearningDeps): void {
     const id = String(req.params.id);
     const b = GroupStatusBody.parse(req.body ?? {});
     await send(req, res, deps.bus, async (ctx): Promise<Plan> => {
-      const g = await deps.group(ctx.companyId!, id);
-      if (!g || !(ctx.role === 'admin' || (g.ownerIds.length > 0 && g.ownerIds.every((o) => o === ctx.userId)))) throw new NotFoundError('Duplicate group not found', 'duplicate_group_not_found');
-      const pairKeys: string[] = [];
-      for (let i = 0; i < g.memberIds.length; i++) for (let j = i + 1; j < g.memberIds.length; j++) pairKeys.push(duplicatePairKey(g.memberIds[i]!, g.memberIds[j]!));
-      const state = { status: g.status, companyId: g.companyId, memberIds: g.memberIds, ownerIds: g.ownerIds };
-      const events = duplicateGroupDecider.decide({ type: 'ResolveDuplicateGroup', companyId: ctx.companyId!, groupId: id, userId: ctx.userId!, status: b.status, pairKeys }, state);
-      return { appends: [{ streamId: duplicateGroupStream(id), expectedRevision: 'any', events }], body: { success: true, group: { ...groupView(g), status: b.status } } };
+      // Decided on the group's own stream: who may see it and its pairs come from its events.
+      const h = await deps.bus.handle(duplicateGroupStream(id), duplicateGroupDecider, (g) => {
+        const visible = g.status !== 'none' && g.companyId === ctx.companyId && (ctx.role === 'admin' || (g.ownerIds.length > 0 && g.ownerIds.every((o) => o === ctx.userId)));
+        if (!visible) throw new NotFoundError('Duplicate group not found', 'duplicate_group_not_found');
+        const pairKeys: string[] = [];
+        for (let i = 0; i < g.memberIds.length; i++) for (let j = i + 1; j < g.memberIds.length; j++) pairKeys.push(duplicatePairKey(g.memberIds[i]!, g.memberIds[j]!));
+        return { type: 'ResolveDuplicateGroup' as const, companyId: ctx.companyId!, groupId: id, userId: ctx.userId!, status: b.status, pairKeys };
+      });
+      return { appends: [h.append], body: { success: true } };
+    }, undefined, {
+      // The group as the read model shows it once the decision is projected.
+      answer: async (ctx) => {
+        const g = await deps.group(ctx.companyId!, id);
+        return { group: g && groupView(g) };
+      },
     });
   });
 
@@ -125,15 +131,14 @@ export function duplicateRoutes(router: Router, deps: AiLearningDeps): void {
         : [];
       const found = (await deps.duplicateGroups(candidates, { dismissed, recurring })).filter((g) => g.ids.some((i) => targetIds.has(i)));
       const ownerOf = new Map(records.map((r) => [r.id, r.ownerId ?? '']));
-      const known = await existingGroupIds(ctx.companyId!);
-      const recorded = recordGroups(ctx, b.kind, found, ownerOf);
+      const recorded = await recordGroups(ctx, b.kind, found, ownerOf);
       return {
-        appends: recorded.filter((r) => !known.has(r.groupId)).map((r) => r.append),
+        appends: recorded.map((r) => r.append),
         body: {
           results: {
             processed: targets.length,
             duplicatesFound: found.length,
-            newGroups: recorded.filter((r) => !known.has(r.groupId)).length,
+            newGroups: recorded.filter((r) => r.isNew).length,
             groups: found.map((g, i) => ({ id: recorded[i]?.groupId, memberIds: g.ids, confidence_score: g.confidence })),
           },
         },
