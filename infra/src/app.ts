@@ -67,6 +67,7 @@ import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { aiMoreRouters } from './ai-more/wiring';
 import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
+import { servedBy } from './roles/gate';
 import { companySettings, companySettingViews, dateOrderHistory, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -101,12 +102,16 @@ export interface PaperlinkOptions {
 /** The composition root: adapters, projections, command and query routers, the web app. */
 export async function createPaperlink(config: Config, options: PaperlinkOptions = {}): Promise<Paperlink> {
   const dir = dataDir(config.DATA_DIR);
-  const unlock = options.noLock ? () => {} : lockDataDir(dir, 'server');
+  // PAPERLINK_ROLE (ADR 0025): the process that writes the read models (all, projector) owns the
+  // data folder; command and query processes share it (SQLite WAL) or only keep the signing key there.
+  const role = config.PAPERLINK_ROLE;
+  const writesReadModels = role === 'all' || role === 'projector';
+  const unlock = options.noLock || !writesReadModels ? () => {} : lockDataDir(dir, role === 'all' ? 'server' : 'projector');
   try {
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
-    if (!config.EVENTSTORE_URL) upgradeRequestRecords(dir.eventsFile);
+    if (!config.EVENTSTORE_URL && writesReadModels) upgradeRequestRecords(dir.eventsFile);
     // Companies whose matches still live in one old stream (before issue 13), carried below.
-    const legacyMatching = config.EVENTSTORE_URL ? [] : legacyMatchingCompanies(dir.eventsFile);
+    const legacyMatching = config.EVENTSTORE_URL || !writesReadModels ? [] : legacyMatchingCompanies(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { blobs, jobs } = adapters;
     const events = options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events;
@@ -120,7 +125,16 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const workerPool = new WorkerPool({ size: config.WORKER_THREADS });
     const cpu = offThread(workerPool);
     const runner = new ProjectionRunner(events, readStore, projections);
-    await runner.start();
+    if (writesReadModels) {
+      await runner.start();
+    } else {
+      // Command and query processes read what the projector process commits (ADR 0025).
+      if (adapters.readStore.kind === 'embedded') throw new Error(`PAPERLINK_ROLE=${role} shares the read models with a projector process: set MONGO_URL, or keep the read models in SQLite (not READ_STORE=memory)`);
+      (adapters.readStore as { followOtherWriters?: () => void }).followOtherWriters?.();
+      await runner.follow();
+    }
+    // Job workers, reactors and the orphan-file sweep run where the projections run.
+    const runsJobs = !options.noJobs && writesReadModels;
     // Receipt files a crash left without a receipt are removed, once the read models hold every receipt.
     let stopping = false;
     const caughtUp = async () => {
@@ -128,7 +142,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       for (let i = 0; i < 120 && !stopping; i++) if (await runner.waitFor(head, 500)) return !stopping;
       return false;
     };
-    const orphanSweep = blobs instanceof LocalBlobStore && !options.noJobs
+    const orphanSweep = blobs instanceof LocalBlobStore && runsJobs
       ? sweepOrphanFiles(blobs, readStore, caughtUp).catch((error: unknown) => {
         console.error('orphan file sweep failed:', error);
         return null;
@@ -220,7 +234,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       if (!reader) throw new Error('OCR does not run in this process');
       return reader.read(bytes);
     };
-    if (!options.noJobs) {
+    if (runsJobs) {
       // The OCR modules are loaded now, not on the first receipt: loading modules through the
       // TypeScript loader holds the request thread (over a second for tesseract.js here).
       const readerModule = options.reader ? undefined : await import('./receipts/reader');
@@ -240,6 +254,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
       for (const r of reactors) await r.start();
     }
+    // A query process answers reads only, a projector process /api/health only (421 otherwise).
+    api.use(servedBy(role, queryOperations));
     api.use(apiDocs(VERSION)); // GET /api/openapi.json, /api/docs: public
     api.use(receiptUploadTargetRouter(receiptDeps));
     api.use(publicAccountRouter(accountDeps));

@@ -18,6 +18,14 @@ export const ConfigSchema = z.object({
   MONGO_URL: z.string().optional(),
   MONGO_DB: z.string().default('paperlink'),
   KAFKA_BROKERS: z.string().optional(),
+  /**
+   * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`
+   * the API's writes (and reads), appending events; `query` the API's reads only, from the read
+   * store another process keeps; `projector` the projections, reactors and job workers, with
+   * /api/health only. The roles share the event store and the read store: EventStoreDB and
+   * MongoDB, or the embedded SQLite files of one data folder.
+   */
+  PAPERLINK_ROLE: z.enum(['all', 'command', 'query', 'projector']).default('all'),
   ANTHROPIC_API_KEY: z.string().optional(),
   /** Another host speaking Anthropic's API (a proxy; tests use a local server). */
   ANTHROPIC_BASE_URL: z.string().url().optional(),
@@ -47,6 +55,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.PAPERLINK_ROLE !== 'all' && !parsed.data.MONGO_URL && parsed.data.READ_STORE === 'memory') {
+    throw new Error('Invalid environment:\n  PAPERLINK_ROLE: a process of one role shares the read models with the others: set MONGO_URL or READ_STORE=sqlite');
   }
   return parsed.data;
 }

@@ -3,14 +3,17 @@ import { createPaperlink, VERSION } from './app';
 import { loadConfig } from './config';
 import { answerClientErrors } from './http/client-errors';
 
-/** One process: command API, query API, projectors and job workers, plus the web app. */
+/**
+ * One process: command API, query API, projectors and job workers, plus the web app; or one of
+ * them (PAPERLINK_ROLE=command, query or projector; ADR 0025).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const paperlink = await createPaperlink(config);
   const server: Server = answerClientErrors(paperlink.app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    console.log(`Paperlink ${VERSION} (${paperlink.adapters.profile}) listening on http://localhost:${port} with data in ${config.DATA_DIR}`);
+    console.log(`Paperlink ${VERSION} (${paperlink.adapters.profile}, role ${config.PAPERLINK_ROLE}) listening on http://localhost:${port} with data in ${config.DATA_DIR}`);
   }));
   let stopping = false;
   const stop = async (signal: string) => {

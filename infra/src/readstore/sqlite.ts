@@ -125,6 +125,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly collections = new Map<string, SqliteCollection>();
   private readonly extra: Record<string, string[][]>;
   private closed = false;
+  /** Set when another process writes this file (see followOtherWriters). */
+  private otherWriters?: { version: Database.Statement; seen: unknown };
 
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -156,8 +158,26 @@ export class SqliteReadStore implements ReadStore {
     return s;
   }
 
+  /**
+   * For a process that reads what another process's projectors write (PAPERLINK_ROLE command
+   * or query, ADR 0025): what this connection keeps about the tables (the paths' kinds, the
+   * indexes, kept counts and page cursors) is dropped whenever another connection has
+   * committed since it was read (SQLite's data_version), and read again from the file.
+   */
+  followOtherWriters(): void {
+    const version = this.db.prepare('PRAGMA data_version').pluck();
+    this.otherWriters = { version, seen: version.get() };
+  }
+
   /** A collection's table, created on first use, with what is known about its paths. */
   private table(name: string): Table {
+    if (this.otherWriters) {
+      const now = this.otherWriters.version.get();
+      if (now !== this.otherWriters.seen) {
+        this.otherWriters.seen = now;
+        this.tables.clear();
+      }
+    }
     let t = this.tables.get(name);
     if (t) return t;
     const sql = `"${tableName(name)}"`;

@@ -45,6 +45,13 @@ export class GenerationalReadStore implements ReadStore {
     return store;
   }
 
+  /** Reads the alias map again: another process's projector may have switched a generation (ADR 0025). */
+  async reloadGenerations(): Promise<void> {
+    const docs = await this.inner.collection<GenerationDoc>(GENERATIONS).find({});
+    this.generations.clear();
+    for (const doc of docs) this.generations.set(doc._id, doc.generation);
+  }
+
   generationOf(projection: string): number {
     return this.generations.get(projection) ?? 0;
   }

@@ -64,6 +64,8 @@ export class ProjectionRunner {
   private readonly builds = new Map<string, BlueGreenStatus>();
   private readonly building = new Set<Promise<void>>();
   private stopped = false;
+  /** Set while following another process's projections (see follow). */
+  private followTimer?: NodeJS.Timeout;
 
   /**
    * Lets the event loop answer requests between slices of projection work (an import's events
@@ -327,12 +329,42 @@ export class ProjectionRunner {
     });
   }
 
+  /**
+   * For a process that serves requests from read models another process's runner keeps
+   * (PAPERLINK_ROLE command or query, ADR 0025): no projection runs here. Every `pollMs` the
+   * stored checkpoints (and the generations of a blue-green store) are read, so `position`,
+   * `waitFor` and `projectionStates` tell what the projector process has committed.
+   */
+  async follow(pollMs = 50): Promise<void> {
+    await this.readCommitted();
+    const tick = () => {
+      this.followTimer = setTimeout(() => {
+        if (this.stopped) return;
+        this.readCommitted().then(tick, (error: unknown) => {
+          // A read that fails (the store restarting) is tried again at the next tick.
+          console.error('following the read models failed:', error);
+          tick();
+        });
+      }, pollMs);
+    };
+    tick();
+  }
+
+  private async readCommitted(): Promise<void> {
+    if (this.store instanceof GenerationalReadStore) await this.store.reloadGenerations();
+    const stored = new Map((await this.store.getCheckpoints()).map((c) => [c.name, c]));
+    for (const p of this.projections) this.checkpoints.set(p.name, stored.get(p.name) ?? { name: p.name, version: p.version, position: 0 });
+    this.position = this.minPosition();
+    this.releaseWaiters();
+  }
+
   get failed(): unknown {
     return this.failure;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.followTimer);
     await Promise.all([...this.building]);
     await this.subscription?.close();
     this.subscription = undefined;
