@@ -56,8 +56,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
-  if (parsed.data.PAPERLINK_ROLE !== 'all' && !parsed.data.MONGO_URL && parsed.data.READ_STORE === 'memory') {
-    throw new Error('Invalid environment:\n  PAPERLINK_ROLE: a process of one role shares the read models with the others: set MONGO_URL or READ_STORE=sqlite');
-  }
   return parsed.data;
 }
