@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
 import type { Receipt } from '../api/receipts';
@@ -82,5 +82,25 @@ describe('ReceiptDetails', () => {
     await screen.findByAltText('Receipt cafe.jpg');
     expect(screen.queryAllByTestId(/^box-/)).toHaveLength(0);
     expect(screen.queryByText('Check')).toBeNull();
+  });
+
+  it('saves against the revision it loaded; on 412 it keeps the input, says so and reloads on request', async () => {
+    let current: Receipt = { ...base, revision: 2 };
+    vi.spyOn(api, 'get').mockImplementation(((url: string) => Promise.resolve(url.endsWith('/view') ? { data: new Blob(['x']) } : { data: { receipt: current } })) as never);
+    const stale = 'This receipt was changed by someone else. Reload to see the changes.';
+    const put = vi.spyOn(api, 'put').mockRejectedValueOnce(Object.assign(new Error('x'), { isAxiosError: true, response: { status: 412, data: { error: stale, code: 'precondition_failed' } } }));
+    render(<><ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} /><ToastContainer /></>);
+    const merchant = () => within(screen.getByTestId('field-merchant')).getByRole('textbox') as HTMLInputElement;
+    await screen.findByAltText('Receipt cafe.jpg');
+    fireEvent.change(merchant(), { target: { value: 'Mine' } });
+    // Meanwhile someone else corrects the merchant.
+    current = { ...base, extracted_merchant: 'Theirs', revision: 3 };
+    fireEvent.click(screen.getByRole('button', { name: 'Save corrections' }));
+    expect((await screen.findAllByText(new RegExp(stale))).length).toBeGreaterThanOrEqual(1);
+    expect(put).toHaveBeenCalledWith('/receipts/r1', expect.objectContaining({ extracted_merchant: 'Mine' }), { headers: { 'If-Match': '"2"' } });
+    expect(merchant().value).toBe('Mine');
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(merchant().value).toBe('Theirs'));
+    expect(screen.queryByRole('button', { name: 'Reload' })).toBeNull();
   });
 });
