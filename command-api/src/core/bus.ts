@@ -131,6 +131,10 @@ export class CommandBus {
     return this.waitForProjections(position);
   }
 
+  /**
+   * A stream's folded state without a decision, for a command on another stream that needs it
+   * (a split reads its transaction). A command on the stream itself goes through `handle`.
+   */
   async load<S, C, E extends DomainEvent>(streamId: string, decider: Decider<S, C, E>): Promise<Loaded<S>> {
     const recorded = await this.events.readStream(streamId);
     const state = fold(decider, recorded as unknown as E[]);
