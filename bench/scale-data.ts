@@ -6,11 +6,17 @@
  * hours; here the history of a month is one transaction of the store.
  *
  * The history, month by month over five years (2021-2025), for every company: one statement
- * import (the month's card lines, assigned to members by name), the receipts of the month
- * (uploaded by the card holder, read by OCR: fields only, no image files), an auto-match run that
- * proposes each receipt's line, and the card holder's decision (60 % confirmed, 20 % rejected,
- * 20 % left pending). One member of the big company signs in SIGN_INS times over the period.
- * Every user registers (and so gets a company of their own, as the product does) and is invited.
+ * import (the month's card lines, assigned to members by name; the ledger read and the file
+ * claimed as the import route does), the receipts of the month (uploaded by the card holder,
+ * read by OCR: fields only, no image files), an auto-match run that proposes each receipt's line
+ * (on the side streams of its receipt and transaction, ADR 0021), and the card holder's decision
+ * (60 % confirmed, 20 % rejected, 20 % left pending). One member of the big company signs in
+ * SIGN_INS times over the period (each sign-in in its session's stream, ADR 0022). Every user
+ * registers (and so gets a company of their own, as the product does) and is invited. The
+ * streams and their appends come from the command side's own helpers where it has them
+ * (userAppends, readLedger / claimAppend, the matching deciders and eventsOfChanges), so that the
+ * folder follows the format of the checkout; test/projections/scale-data.int.spec.ts checks that
+ * the server starts on it without an upgrade and lists what was generated.
  *
  * Sizes from the environment (defaults: the acceptance of issue 13):
  *   SCALE_TX 1,000,000 · SCALE_RECEIPTS 100,000 · SCALE_MATCHES 100,000 · SCALE_MEMBERS 50 ·
@@ -28,10 +34,14 @@ import {
   emailDecider,
   emailStream,
   importStream,
-  ledgerDecider,
   ledgerStream,
-  matchingDecider,
-  matchingStream,
+  decidePair,
+  decideProposals,
+  emptySide,
+  eventsOfChanges,
+  evolveSide,
+  receiptMatchesStream,
+  transactionMatchesStream,
   normaliseEmail,
   receiptDecider,
   receiptStream,
@@ -39,15 +49,17 @@ import {
   scoreMatch,
   sessionDecider,
   sessionStream,
+  signInAttemptsStream,
+  signInHour,
   userDecider,
   userStream,
   type CandidateRow,
   type CompanyState,
   type DomainEvent,
   type EventMetadata,
-  type LedgerState,
-  type MatchEvent,
-  type MatchingState,
+  type MatchBook,
+  type MatchChange,
+  type SideState,
   type NewEvent,
   type ReceiptEvent,
   type ReceiptState,
@@ -55,6 +67,8 @@ import {
   type StreamAppend,
   type UserState,
 } from '@paperlink/domain';
+import { userAppends, type LoadedSignIn } from '../command-api/src/accounts/user-streams';
+import { claimAppend, readLedger } from '../command-api/src/transactions/ledger';
 import { dataDir } from '../infra/src/data-dir';
 import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
 import { Argon2Hasher } from '../infra/src/passwords';
@@ -159,6 +173,55 @@ function metaOf(ctx: { companyId?: string; userId?: string; requestId: string; c
 
 const toNew = (events: DomainEvent[], meta: EventMetadata): NewEvent[] => events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: meta }));
 
+/** Proposals recorded per command of an auto-match run (command-api/src/matches/auto.ts). */
+const PAIRS_PER_COMMAND = 200;
+
+/**
+ * The side streams of matches (receiptMatches-<receipt>, transactionMatches-<transaction>) as a
+ * decision reads them (command-api/src/matches/book.ts LoadedBook), kept in memory while the
+ * history is written: the decisions are the domain's, the appends carry each stream's revision.
+ */
+class LocalBook implements MatchBook {
+  private readonly sides = new Map<string, { state: SideState; revision: number }>();
+
+  private side(stream: string): { state: SideState; revision: number } {
+    let s = this.sides.get(stream);
+    if (!s) this.sides.set(stream, (s = { state: emptySide(), revision: -1 }));
+    return s;
+  }
+
+  receipt(receiptId: string): SideState {
+    return this.side(receiptMatchesStream(receiptId)).state;
+  }
+
+  transaction(transactionId: string): SideState {
+    return this.side(transactionMatchesStream(transactionId)).state;
+  }
+
+  /** The appends of a decision's changes (transactions' notes first, as LoadedBook.appends), folded in. */
+  appends(companyId: string, by: string, changes: readonly MatchChange[]): Array<{ streamId: string; expectedRevision: StreamAppend['expectedRevision']; events: DomainEvent[] }> {
+    const { transactions, receipts } = eventsOfChanges(companyId, by, changes);
+    const out = [
+      ...[...transactions].map(([id, events]) => ({ streamId: transactionMatchesStream(id), expectedRevision: this.revisionOf(transactionMatchesStream(id)), events: events as DomainEvent[] })),
+      ...[...receipts].map(([id, events]) => ({ streamId: receiptMatchesStream(id), expectedRevision: this.revisionOf(receiptMatchesStream(id)), events: events as DomainEvent[] })),
+    ];
+    for (const [id, events] of transactions) this.fold(transactionMatchesStream(id), events);
+    for (const [id, events] of receipts) this.fold(receiptMatchesStream(id), events);
+    return out;
+  }
+
+  private revisionOf(stream: string): StreamAppend['expectedRevision'] {
+    const r = this.side(stream).revision;
+    return r < 0 ? 'no_stream' : r;
+  }
+
+  private fold(stream: string, events: Parameters<typeof evolveSide>[1][]): void {
+    const s = this.side(stream);
+    for (const e of events) s.state = evolveSide(s.state, e);
+    s.revision += events.length;
+  }
+}
+
 interface CompanyPlan {
   company: ScaleCompany;
   state: CompanyState;
@@ -166,10 +229,8 @@ interface CompanyPlan {
   transactions: number;
   receipts: number;
   matches: number;
-  ledger: LedgerState;
-  ledgerRevision: number;
-  matching: MatchingState;
-  matchingRevision: number;
+  /** The side streams of the company's matches (ADR 0021), as written so far. */
+  book: LocalBook;
   /** Receipts whose suggestion was rejected, waiting for a line without a match. */
   rejectedReceipts: string[];
 }
@@ -244,7 +305,7 @@ export async function generateScaleData(dir: string, sizes: ScaleSizes, options:
   const makeCompany = async (name: string, memberCount: number, transactions: number, receipts: number, matches: number): Promise<CompanyPlan> => {
     const { person: admin, companyId } = await register(userIndex++, name, 'admin');
     const company: ScaleCompany = { companyId, name, admin, members: [admin], transactions: 0, receipts: 0, matches: { confirmed: 0, rejected: 0, pending: 0 }, pendingMatchIds: [], manualPairs: [], freeLines: [], perMember: new Map() };
-    const plan: CompanyPlan = { company, state: companyState(companyId, name, admin.userId), revision: 1, transactions, receipts: Math.min(receipts, transactions), matches: Math.min(matches, receipts, transactions), ledger: ledgerDecider.initialState(), ledgerRevision: -1, matching: matchingDecider.initialState(), matchingRevision: -1, rejectedReceipts: [] };
+    const plan: CompanyPlan = { company, state: companyState(companyId, name, admin.userId), revision: 1, transactions, receipts: Math.min(receipts, transactions), matches: Math.min(matches, receipts, transactions), book: new LocalBook(), rejectedReceipts: [] };
     for (let m = 1; m < memberCount; m++) {
       const i = userIndex++;
       const role: Role = m % 10 === 5 ? 'manager' : 'user';
@@ -270,9 +331,12 @@ export async function generateScaleData(dir: string, sizes: ScaleSizes, options:
   const monthMs = (5 * 365 + 1) * 86_400_000 / sizes.months;
   const dayOf = (month: number, k: number, perMonth: number) => new Date(START + month * monthMs + Math.floor((k / Math.max(1, perMonth)) * (monthMs - 86_400_000))).toISOString().slice(0, 10);
   let signInsDone = 0;
+  const ledgerHints = new Map<string, number>();
+  /** The sign-in user's state with its address marks (the user stream itself holds no sign-ins). */
+  const signInStates = new Map<string, UserState>();
   for (let month = 0; month < sizes.months; month++) {
     clock = Math.max(clock, START + month * monthMs + 86_400_000);
-    for (const plan of plans) writeMonth(plan, month);
+    for (const plan of plans) await writeMonth(plan, month);
     // The sign-ins of the month.
     const signInTarget = Math.round(((month + 1) * sizes.signIns) / sizes.months);
     const u = users.get(signInUser.userId)!;
@@ -286,18 +350,18 @@ export async function generateScaleData(dir: string, sizes: ScaleSizes, options:
     const at = tick(60_000);
     const now = new Date(at).toISOString();
     // The keyed tag of the address group (a few offices and phones), never the address itself.
-    const source = `scale-source-${u.revision % 7}`.padEnd(22, 'x').slice(0, 22);
-    const events = userDecider.decide({ type: 'RecordLogin', passwordValid: true, sessionId, now, source }, u.state);
+    const source = `scale-source-${signInsDone % 7}`.padEnd(22, 'x').slice(0, 22);
     const { person } = u;
-    request({}, [
-      { streamId: userStream(person.userId), expectedRevision: u.revision, events },
-      { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId: person.userId, now, expiresAt: new Date(at + 30 * 86_400_000).toISOString() }, sessionDecider.initialState()) },
-    ], { method: 'POST', path: '/api/auth/login', body: { email: person.email }, status: 200, answer: { user: { id: person.userId, email: person.email, lastLogin: now } }, grant: { userId: person.userId, email: person.email, firstName: person.firstName, lastName: person.lastName, role: person.role, companyId, sessionId, generation: 0, issuedAt: Math.floor(at / 1000) } });
-    u.state = events.reduce(userDecider.evolve, u.state);
-    u.revision += events.length;
+    const state = signInStates.get(person.userId) ?? u.state;
+    const decided = userDecider.decide({ type: 'RecordLogin', passwordValid: true, sessionId, now, source }, state);
+    const started = sessionDecider.decide({ type: 'StartSession', sessionId, userId: person.userId, now, expiresAt: new Date(at + 30 * 86_400_000).toISOString() }, sessionDecider.initialState());
+    // Each event in the stream the sign-in route puts it in (its userAppends: the user's own stream is not read or written).
+    const loaded: LoadedSignIn = { user: { state: u.state, expected: u.revision }, state, attempts: { streamId: signInAttemptsStream(person.userId, signInHour(now)), expected: 'no_stream' } };
+    request({}, userAppends(loaded, decided, { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: started }), { method: 'POST', path: '/api/auth/login', body: { email: person.email }, status: 200, answer: { user: { id: person.userId, email: person.email, lastLogin: now } }, grant: { userId: person.userId, email: person.email, firstName: person.firstName, lastName: person.lastName, role: person.role, companyId, sessionId, generation: 0, issuedAt: Math.floor(at / 1000) } });
+    signInStates.set(person.userId, decided.reduce(userDecider.evolve, state));
   }
 
-  function writeMonth(plan: CompanyPlan, month: number): void {
+  async function writeMonth(plan: CompanyPlan, month: number): Promise<void> {
     const { company } = plan;
     const companyId = company.companyId;
     const admin = company.admin;
@@ -327,15 +391,17 @@ export async function generateScaleData(dir: string, sizes: ScaleSizes, options:
     const importId = newId(clock);
     const fileName = `statement-${new Date(START + month * monthMs).toISOString().slice(0, 7)}.csv`;
     const fileHash = randomUUID().replace(/-/g, '') + randomUUID().replace(/-/g, '');
-    const { events, result } = decideImport({ importId, companyId, importedBy: admin.userId, fileName, fileHash, layout: 'generic', rows, rowErrors: [], existingKeys: new Map(), newIds: rows.map(() => newId(clock)) }, plan.ledger);
+    // The ledger as the import route reads it (the file's claim, the ledger's revision; its index on the first import).
+    const ledger = await readLedger(store, companyId, fileHash, ledgerHints);
+    const { events, result } = decideImport({ importId, companyId, importedBy: admin.userId, fileName, fileHash, layout: 'generic', rows, rowErrors: [], existingKeys: new Map(), newIds: rows.map(() => newId(clock)) }, { fileHashes: ledger.alreadyImported ? { [fileHash]: importId } : {} });
     const txIds: string[] = [];
     for (const e of events) if (e.type === 'TransactionsImported') for (const r of e.data.rows) txIds.push(r.transactionId);
     request({ companyId, userId: admin.userId }, [
       { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
-      { streamId: ledgerStream(companyId), expectedRevision: plan.ledgerRevision < 0 ? 'no_stream' : plan.ledgerRevision, events: events.filter((e) => e.type === 'StatementImported') },
+      { streamId: ledgerStream(companyId), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
+      claimAppend(companyId, fileHash, importId),
+      ...ledger.indexAppends,
     ], { method: 'POST', path: '/api/transactions/import', status: 200, answer: { imported: result.imported, skipped: result.skipped, total: result.total, rejected: result.rejected, fileName, fileHash, layout: 'generic', message: `Import completed! ${result.imported} transactions imported` } });
-    plan.ledger = events.reduce((s, e) => ledgerDecider.evolve(s, e), plan.ledger);
-    plan.ledgerRevision += 1;
     company.transactions += txIds.length;
 
     // 2. Receipts: every (transactions / receipts)-th line has one, uploaded by its card holder and read by OCR.
@@ -383,17 +449,17 @@ export async function generateScaleData(dir: string, sizes: ScaleSizes, options:
       company.freeLines.push({ transactionId: txIds[i - from]!, date: r.date, amountCents: r.amountCents, description: r.description, merchant: MERCHANTS[i % MERCHANTS.length]!, owner: r.assignedTo });
     }
 
-    // 3. The auto-match run the receipts triggered: it proposes each receipt's line.
-    if (proposals.length > 0) {
-      const runId = `automatch-${randomUUID()}`;
-      const suggested = matchingDecider.decide({ type: 'ApplyAutoMatch', companyId, by: 'system:auto-match', threshold: 70, origin: 'auto', proposals, scope: 'proposals-only', newId: () => newId(clock) }, plan.matching);
-      batch.push({ streamId: matchingStream(companyId), expectedRevision: plan.matchingRevision < 0 ? 'no_stream' : plan.matchingRevision, events: toNew(suggested, metaOf({ companyId, userId: 'system:auto-match', requestId: `${runId}-1`, correlationId: runId }, tick(5000))) });
-      plan.matching = suggested.reduce(matchingDecider.evolve, plan.matching);
-      plan.matchingRevision += suggested.length;
+    // 3. The auto-match run the receipts triggered: it proposes each receipt's line, a slice of pairs per command.
+    const runId = `automatch-${randomUUID()}`;
+    const runMeta = { companyId, userId: 'system:auto-match', requestId: `${runId}-1`, correlationId: runId };
+    for (let p = 0; p < proposals.length; p += PAIRS_PER_COMMAND) {
+      const changes = decideProposals({ threshold: 70, origin: 'auto', proposals: proposals.slice(p, p + PAIRS_PER_COMMAND), considered: [], newId: () => newId(clock) }, plan.book);
+      const meta = metaOf(runMeta, tick(500));
+      for (const a of plan.book.appends(companyId, 'system:auto-match', changes)) batch.push({ ...a, events: toNew(a.events, meta) });
     }
     // 4. The card holders' decisions.
     for (const m of matchedThisMonth) {
-      const matchId = plan.matching.pending.get(`${m.receiptId}|${m.transactionId}`);
+      const matchId = [...plan.book.receipt(m.receiptId).matches.values()].find((x) => x.status === 'pending' && x.transactionId === m.transactionId)?.matchId;
       if (!matchId) throw new Error('a proposal was not recorded');
       const verdict = m.k % 10;
       if (verdict >= 8) {
@@ -403,10 +469,8 @@ export async function generateScaleData(dir: string, sizes: ScaleSizes, options:
       }
       const type = verdict < 6 ? 'ConfirmMatch' : 'RejectMatch';
       const side = { receiptName: m.name, receiptOwner: m.owner.userId, transactionOwner: m.owner.userId };
-      const events: MatchEvent[] = matchingDecider.decide({ type, companyId, by: m.owner.userId, role: m.owner.role, matchId, side }, plan.matching);
-      request({ companyId, userId: m.owner.userId }, [{ streamId: matchingStream(companyId), expectedRevision: plan.matchingRevision, events }], { method: 'PUT', path: `/api/matches/${matchId}/${type === 'ConfirmMatch' ? 'confirm' : 'reject'}`, status: 200, answer: { success: true, id: matchId, message: type === 'ConfirmMatch' ? 'Match confirmed' : 'Match rejected' } });
-      plan.matching = events.reduce(matchingDecider.evolve, plan.matching);
-      plan.matchingRevision += events.length;
+      const changes = decidePair(type, { companyId, by: m.owner.userId, role: m.owner.role, matchId, receiptId: m.receiptId, transactionId: m.transactionId, side }, plan.book);
+      request({ companyId, userId: m.owner.userId }, plan.book.appends(companyId, m.owner.userId, changes), { method: 'PUT', path: `/api/matches/${matchId}/${type === 'ConfirmMatch' ? 'confirm' : 'reject'}`, status: 200, answer: { success: true, id: matchId, message: type === 'ConfirmMatch' ? 'Match confirmed' : 'Match rejected' } });
       if (type === 'ConfirmMatch') company.matches.confirmed++;
       else {
         company.matches.rejected++;
