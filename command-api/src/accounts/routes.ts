@@ -33,6 +33,7 @@ import { ctxOf } from '../http/context';
 import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
 import { loadSignIn, loadUser, userAppends } from './user-streams';
+import { resumedCompanyId, unfinishedRegistration } from './unfinished-registration';
 
 export interface AccountDeps {
   bus: CommandBus;
@@ -87,7 +88,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       ...passwordProblems(body.password),
     ]);
     const passwordHash = await hasher.hash(body.password);
-    const companyId = newId();
+    const freshCompanyId = newId();
     const sessionId = newId();
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const now = ctx.now.toISOString();
@@ -95,14 +96,17 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       // A claim whose user was never written is a registration that stopped after its first
       // stream (appendMany is not atomic on EventStoreDB, ADR 0016): this one takes it over.
       const orphan = emailS.state.status === 'claimed' && (await bus.events.readStream(userStream(emailS.state.userId), { maxCount: 1 })).length === 0;
-      const userId = orphan && emailS.state.status === 'claimed' ? emailS.state.userId : newId();
+      // One that stopped after the user (before the company) is resumed with the account's password.
+      const resumed = emailS.state.status === 'claimed' && !orphan ? await unfinishedRegistration({ bus, hasher, views }, emailS.state.userId, body.password) : null;
+      const userId = (orphan || resumed) && emailS.state.status === 'claimed' ? emailS.state.userId : newId();
+      const companyId = resumed ? resumedCompanyId(userId) : freshCompanyId;
       const grant: SessionGrant = { userId, email, firstName, lastName, role: 'admin', companyId, sessionId, generation: 0, issuedAt: Math.floor(ctx.now.getTime() / 1000) };
       const company = { id: companyId, name: companyName, role: 'admin' as Role };
       return {
         status: 201,
         appends: [
-          ...(orphan ? [] : [{ streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) }]),
-          { streamId: userStream(userId), expectedRevision: 'no_stream', events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) },
+          ...(orphan || resumed ? [] : [{ streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) }]),
+          ...(resumed ? [] : [{ streamId: userStream(userId), expectedRevision: 'no_stream' as const, events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) }]),
           { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now }, companyDecider.initialState()) },
           { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(ctx) }, sessionDecider.initialState()) },
         ],
