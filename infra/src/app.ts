@@ -52,6 +52,7 @@ import { LocalBlobStore, type SweepReport } from './blobs/local';
 import { sweepOrphanFiles } from './blobs/sweep';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
+import { CompanyPositions } from './eventstore/company-positions';
 import { carryLegacyMatches, legacyMatchingCompanies } from './eventstore/carry-legacy-matches';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
@@ -114,7 +115,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const legacyMatching = config.EVENTSTORE_URL || !writesReadModels ? [] : legacyMatchingCompanies(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { blobs, jobs } = adapters;
-    const events = options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events;
+    // The position of each company's newest event, which its decisions wait to see projected (ADR 0023).
+    const positions = await CompanyPositions.open(adapters.events, !config.EVENTSTORE_URL);
+    const events = positions.wrap(options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events);
+    const decisionPosition = (companyId: string) => positions.of(companyId);
     // Before any command or job: matches move into the streams of their sides, once (ADR 0021).
     if (config.EVENTSTORE_URL) console.warn('matching: old matching-<company> streams on EventStoreDB are not carried into side streams (ADR 0021)');
     await carryLegacyMatches(events, legacyMatching);
@@ -190,8 +194,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       uploadSecret: createHash('sha256').update(`receipt-upload:${secret}`).digest(),
       checkPdf: (bytes: Buffer) => cpu.checkPdf(bytes),
       // Decisions on read models (ADR 0023): read once they hold every earlier event, else 503.
-      uploadLimit: freshRead(bus, async (companyId: string) => (await settingsOf(companyId)).maxFileSize),
-      sameBytes: freshRead(bus, async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null),
+      uploadLimit: freshRead(bus, async (companyId: string) => (await settingsOf(companyId)).maxFileSize, decisionPosition),
+      sameBytes: freshRead(bus, async (companyId: string, sha256: string, scope: { userId?: string }) => (await receiptsWithBytes(readStore, companyId, sha256, scope))[0]?._id ?? null, decisionPosition),
       view: async (companyId: string, id: string, scope: { userId?: string } = {}) => {
         const doc = await getReceipt(readStore, companyId, id);
         return doc ? ((await toReceiptViews(readStore, [doc], scope))[0] as unknown as Record<string, unknown>) : null;
@@ -319,13 +323,14 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       },
       parsers: cpu.parsers,
       maxRows: config.MAX_IMPORT_ROWS,
+      decisionPosition,
     }));
     api.use(transactionRouter({
       bus,
       events,
       // Where a transaction's row is never changes: a found one is right; a miss is asked again
       // once the read models hold every earlier event (a transaction imported a moment ago), else 503.
-      locator: { locate: async (companyId, id) => (await getTransaction(readStore, companyId, id)) ?? (await freshRead(bus, getTransaction)(readStore, companyId, id)) },
+      locator: { locate: async (companyId, id) => (await getTransaction(readStore, companyId, id)) ?? (await freshRead(bus, (c: string, i: string) => getTransaction(readStore, c, i), decisionPosition)(companyId, id)) },
       view: async (companyId, id, scope) => {
         const doc = await getTransaction(readStore, companyId, id);
         return doc ? ((await toTransactionViews(readStore, [doc], undefined, scope))[0] as unknown as Record<string, unknown>) : null;
@@ -352,7 +357,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       bus,
       // Whether an item is in use decides its deletion: read once the read models are current (ADR 0023).
       usage: async (companyId, kind, id) => {
-        await readSideCurrent(bus);
+        await readSideCurrent(bus, companyId, decisionPosition);
         const item = await getMasterItem(readStore, companyId, kind, id);
         return item ? readStore.collection('transactions').count({ companyId, [USAGE_FIELD[kind]]: item.name }) : 0;
       },

@@ -20,6 +20,7 @@ const FUEL = '2024-05-04,SHELL OIL,-60.00,,,,,';
 const gate = stuckProjections();
 let api: Api;
 let ada: Account;
+let bo: Account;
 
 const importFile = (bytes: Buffer, name: string) => api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', bytes, name);
 async function transactions(): Promise<Array<{ id: string; description: string }>> {
@@ -41,6 +42,7 @@ describe('decisions while the read side is behind', () => {
   beforeAll(async () => {
     api = await startApi({ READ_SIDE_WAIT_MS: '300' }, undefined, { wrapEvents: gate.wrap, noJobs: true });
     ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin' });
+    bo = await registerAccount(api, { firstName: 'Bo', lastName: 'Other', companyName: 'Other Co' });
   });
   afterAll(async () => {
     gate.resume();
@@ -79,6 +81,13 @@ describe('decisions while the read side is behind', () => {
       const known = before.find((t) => t.description === 'TEA HOUSE')!;
       const edit = await api.http.put(`/api/transactions/${known.id}`).set(ada.headers()).send({ description: 'TEA HOUSE', category: 'Meals', job_number: 'J-1', cost_code: '01-100', amount: -3.2 });
       expect(edit.status).toBe(200);
+
+      // Another company whose events are all projected decides as usual: a company waits for its own events only.
+      const boImport = await api.http.post('/api/transactions/import').set(bo.headers()).attach('csvFile', statement(LUNCH), 'bo.csv');
+      expect(boImport.status).toBe(200);
+      expect(boImport.body).toMatchObject({ imported: 1 });
+      // Now Bo's company has an event the read models lack: its next decision waits too.
+      expectBehind(await api.http.post('/api/transactions/import').set(bo.headers()).attach('csvFile', statement(LUNCH, FUEL), 'bo-2.csv'));
     } finally {
       gate.resume();
     }

@@ -23,15 +23,24 @@ export async function requireCaughtUp(bus: CommandBus, position: number): Promis
   if (!(await bus.caughtUp(position))) throw new ReadSideBehindError();
 }
 
-/** Waits until the read models hold every event appended so far (the head of the log), or refuses (ReadSideBehindError). */
-export async function readSideCurrent(bus: CommandBus): Promise<void> {
-  await requireCaughtUp(bus, await bus.events.headPosition());
+/**
+ * The position a company's decisions wait for: every event of that company appended so far
+ * (infra's CompanyPositions), or, without one, the head of the log.
+ */
+export type DecisionPosition = (companyId: string) => Promise<number>;
+
+/**
+ * Waits until the read models hold every event appended so far (of `companyId`, when a
+ * DecisionPosition is given; else the head of the log), or refuses (ReadSideBehindError).
+ */
+export async function readSideCurrent(bus: CommandBus, companyId?: string, position?: DecisionPosition): Promise<void> {
+  await requireCaughtUp(bus, companyId !== undefined && position ? await position(companyId) : await bus.events.headPosition());
 }
 
-/** `read` after readSideCurrent: a read a decision rests on. */
-export function freshRead<A extends unknown[], R>(bus: CommandBus, read: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+/** `read` (whose first argument is the company) after readSideCurrent: a read a decision rests on. */
+export function freshRead<A extends [string, ...unknown[]], R>(bus: CommandBus, read: (...args: A) => Promise<R>, position?: DecisionPosition): (...args: A) => Promise<R> {
   return async (...args: A) => {
-    await readSideCurrent(bus);
+    await readSideCurrent(bus, args[0], position);
     return read(...args);
   };
 }

@@ -17,7 +17,7 @@ import { send } from '../core/http';
 import type { CsvParsers } from '../core/parsers';
 import { chunksInSlices, mapInSlices } from '../core/slices';
 import { newId } from '../core/ids';
-import { readSideCurrent } from '../core/read-side';
+import { readSideCurrent, type DecisionPosition } from '../core/read-side';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
 import { importStream, ledgerStream } from './routes';
@@ -38,6 +38,8 @@ export interface ImportDeps {
   parsers: CsvParsers;
   /** Transactions one import takes at most (default DEFAULT_MAX_IMPORT_ROWS); the refusal states both figures. */
   maxRows?: number;
+  /** The position the read models must reach before `members` and `existingKeys` decide (default: the head of the log). */
+  decisionPosition?: DecisionPosition;
 }
 
 import { mappingStream } from '@paperlink/domain';
@@ -134,7 +136,7 @@ export function importRouter(deps: ImportDeps): Router {
     }
     // Rows are assigned by the members the read model holds: when these bytes are not known to
     // be imported already (the claim, write side), only once it holds every event so far (else 503).
-    if (!(await fileClaimed(bus.events, ctx.companyId, fileHash))) await readSideCurrent(bus);
+    if (!(await fileClaimed(bus.events, ctx.companyId, fileHash))) await readSideCurrent(bus, ctx.companyId, deps.decisionPosition);
     // A non-admin's rows are always her own, and her answer names no other member.
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
     // Each row is assigned on its own, so chunks give the same answer with turns of the event loop between.
@@ -168,7 +170,7 @@ export function importRouter(deps: ImportDeps): Router {
       // time (the ledger's revision, found without reading the ledger), and each decides on the
       // read model only once it holds every event so far (else 503): de-duplication is never off.
       const ledger = await readLedger(bus.events, c.companyId!, fileHash, ledgerHints);
-      if (!ledger.alreadyImported) await readSideCurrent(bus);
+      if (!ledger.alreadyImported) await readSideCurrent(bus, c.companyId!, deps.decisionPosition);
       const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey));
       const { events, result } = decideImport(
         { importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
