@@ -11,7 +11,7 @@ export interface AutoMatchPayload {
 
 type Rows = Array<{ transactionId: string; date: string }>;
 
-/** New evidence for matching: a receipt read or corrected, lines imported, a line edited, a pair rejected or deleted; each names its own seed. */
+/** New evidence for matching: a receipt read or corrected, lines imported, a line edited, a pair rejected; each names its own seed. */
 function seedOf(event: RecordedEvent): MatchSeed | null {
   const d = event.data as { receiptId?: string; transactionId?: string; rows?: Rows; changes?: Record<string, unknown> };
   switch (event.type) {
@@ -23,8 +23,9 @@ function seedOf(event: RecordedEvent): MatchSeed | null {
       if (!d.transactionId || !d.changes || !['transaction_date', 'date', 'amountCents', 'amount', 'description', 'userId'].some((k) => k in d.changes!)) return null;
       return { transactionIds: [d.transactionId] };
     case 'MatchRejected':
-    case 'MatchDeleted':
-      // A person freed both sides (or one pair of them): each may now have another best pair, as a full run would find.
+      // A person refused the pair: each side may have another best pair (the refused one is never proposed again).
+      // A deleted match sets off nothing: proposing the pair a person just undid would be noise; it comes back
+      // with new evidence in its block or a full run on request.
       return d.receiptId && d.transactionId ? { receiptIds: [d.receiptId], transactionIds: [d.transactionId] } : null;
     case 'TransactionsImported': {
       const dates = (d.rows ?? []).map((r) => r.date).filter((x) => typeof x === 'string').sort();
