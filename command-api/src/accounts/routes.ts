@@ -33,6 +33,7 @@ import { ctxOf } from '../http/context';
 import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
 import { loadSignIn, loadUser, userAppends } from './user-streams';
+import { endIfPasswordChanged, endSessionsStartedBefore } from './session-ends';
 import { resumedCompanyId, unfinishedRegistration } from './unfinished-registration';
 
 export interface AccountDeps {
@@ -192,10 +193,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
     // ran does not conflict with it. The change ends the sessions it can see once appended; this
     // session, appended after it, ends itself here when the password it checked is no longer the
     // account's (ADR 0022: each side writes, then reads what the other wrote).
-    if (status === 200) {
-      const after = await loadUser(events, userId);
-      if (after.state.status !== 'registered' || after.state.passwordHash !== checked) await endSessions(bus, ctx, [sessionId], 'password_changed');
-    }
+    if (status === 200) await endIfPasswordChanged(bus, ctx, userId, sessionId, checked);
   });
 
   router.post('/auth/refresh', async (req, res) => {
@@ -247,18 +245,6 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   });
 
   return router;
-}
-
-/** Ends sessions (a command of its own, after the request's), e.g. those a password change must end. */
-async function endSessions(bus: CommandBus, ctx: RequestContext, sessionIds: string[], reason: 'password_changed'): Promise<void> {
-  await bus.run(ctx, async (): Promise<Plan> => {
-    const now = ctx.now.toISOString();
-    const appends = await Promise.all(sessionIds.map(async (id) => {
-      const session = await bus.load(sessionStream(id), sessionDecider);
-      return { streamId: sessionStream(id), expectedRevision: session.expected, events: sessionDecider.decide({ type: 'RevokeSession', reason, now }, session.state) };
-    }));
-    return { appends, body: null };
-  });
 }
 
 /** Account routes for a signed-in user. */
@@ -349,17 +335,8 @@ export function accountRouter(deps: AccountDeps): Router {
         body: { success: true, message: 'Password changed successfully', otherSessionsEnded: revocations.filter((r) => r.events.length > 0).length },
       };
     });
-    if (status === 200) {
-      // Sessions that started before the change was appended but were not yet seen by the plan.
-      await bus.caughtUp(await events.headPosition());
-      const now = ctx.now.toISOString();
-      const late = [];
-      for (const id of (await views.activeSessions(userId, now)).filter((s) => s !== sessionId)) {
-        const [started] = await events.readStream(sessionStream(id), { maxCount: 1 });
-        if (started && started.position < position) late.push(id);
-      }
-      if (late.length > 0) await endSessions(bus, ctx, late, 'password_changed');
-    }
+    // Sessions started before the change was appended that its plan could not yet see.
+    if (status === 200) await endSessionsStartedBefore(bus, views, ctx, userId, sessionId, position);
   });
 
   return router;
