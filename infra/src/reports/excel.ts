@@ -135,11 +135,15 @@ class DataSheet<R> {
     this.totals = spec.columns.map(() => 0);
   }
   add(row: R): void {
-    const values = this.spec.values(row);
+    const values = this.spec.values(row) as Array<Value | undefined>;
+    // An empty value makes no cell at all (exceljs skips undefined): a null or '' cell cost as
+    // much to build, style and render as a full one, and most rows leave several empty.
+    for (let i = 0; i < values.length; i++) if (values[i] === null || values[i] === '') values[i] = undefined;
     const r = this.ws.addRow(values);
     for (let i = 0; i < values.length; i++) {
-      r.getCell(i + 1).style = this.styles[i]!;
       const v = values[i];
+      if (v === undefined) continue;
+      r.getCell(i + 1).style = this.styles[i]!;
       if (typeof v === 'number' && this.spec.columns[i]!.total) this.totals[i]! += Math.round(v * 100);
     }
     r.commit();

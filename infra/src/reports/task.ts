@@ -7,8 +7,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import { compareSortKeys, sortKeyOf, SummaryFold, type ReportMeta, type ReportRow, type ReportSummary, type SortKey } from '@paperlink/domain';
 import { RendererChannel } from './channel';
-import { writeExcel } from './excel';
-import { writePdf } from './pdf';
 
 export interface RenderInput {
   port: MessagePort;
@@ -49,8 +47,9 @@ export async function renderReportTask({ port, meta, admin, ordersRows = false }
     const out = channel.sink();
     const rows = !details ? (async function* () {})() : ordering ? ordered(channel, keys, ID_PAGE[meta.format]) : channel.rows('detail');
     const input = { meta, admin, summary, rows, out, drained: () => channel.drained() };
-    if (meta.format === 'pdf') await writePdf(input);
-    else await writeExcel(input);
+    // Each format loads its own library (a workbook never loads pdfkit, fontkit and sharp's callers; a PDF never exceljs).
+    if (meta.format === 'pdf') await (await import('./pdf')).writePdf(input);
+    else await (await import('./excel')).writeExcel(input);
     channel.end();
     return null;
   } catch (error) {
