@@ -11,8 +11,9 @@
  * docs/decisions/0010-event-hash-chain.md.
  *
  * Left out: request records (`request-*` streams: retry fingerprints) and account streams
- * (`user-*`: password hashes), which are not company records even when a request carried the
- * company's id.
+ * (`user-*` and its checkpoints `usersnapshot-*`: password hashes; a user's sign-in attempts and
+ * address marks, `signins-*`, `signinsource-*`, ADR 0022), which are not company records even
+ * when a request carried the company's id.
  */
 import { createHash, createHmac, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { canonicalJson, chainHash, GENESIS_HASH } from '../eventstore/chain';
 
 export const BUNDLE_FORMAT = 'paperlink-audit-bundle/1' as const;
 /** Stream categories that are never part of a company's bundle. */
-const EXCLUDED_CATEGORIES = new Set(['request', 'user']);
+const EXCLUDED_CATEGORIES = new Set(['request', 'user', 'usersnapshot', 'signins', 'signinsource']);
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
