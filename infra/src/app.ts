@@ -238,10 +238,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       if (!reader) throw new Error('OCR does not run in this process');
       return reader.read(bytes);
     };
-    if (runsJobs) {
+    if (runsJobs || (role === 'command' && !options.noJobs)) {
       // The OCR modules are loaded now, not on the first receipt: loading modules through the
       // TypeScript loader holds the request thread (over a second for tesseract.js here).
-      const readerModule = options.reader ? undefined : await import('./receipts/reader');
+      const readerModule = options.reader || !runsJobs ? undefined : await import('./receipts/reader');
       const lazyReader: ReceiptReader = {
         read: async (bytes, extract) => {
           let r = reader;
@@ -253,10 +253,13 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         },
       };
       readFile = (bytes) => lazyReader.read(bytes);
-      jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
-      jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: async (p) => void (await runner.waitFor(p)), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
-      reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
-      for (const r of reactors) await r.start();
+      // The command process reads files for /ai/llm/test-ocr; job workers and reactors run with the projections.
+      if (runsJobs) {
+        jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
+        jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: async (p) => void (await runner.waitFor(p)), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
+        reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
+        for (const r of reactors) await r.start();
+      }
     }
     // A query process answers reads only, a projector process /api/health only (421 otherwise).
     api.use(servedBy(role, queryOperations));

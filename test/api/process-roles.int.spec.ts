@@ -14,7 +14,7 @@ import { startServerProcess, type ServerProcess } from '../support/process';
 import { BANK_CSV } from '../support/labelled-reader';
 
 const dir = mkdtempSync(join(tmpdir(), 'paperlink-roles-'));
-const shared = { DATA_DIR: dir, READ_STORE: 'sqlite', JWT_SECRET: 'roles-test-secret-roles-test-secret-0123456789', READ_SIDE_WAIT_MS: '2000' };
+const shared = { DATA_DIR: dir, READ_STORE: 'sqlite', JWT_SECRET: 'roles-test-secret-roles-test-secret-0123456789', READ_SIDE_WAIT_MS: '1000' };
 let projector: ServerProcess;
 let command: ServerProcess;
 let query: ServerProcess;
@@ -98,7 +98,26 @@ describe('command, query and projector as three processes on one data folder', (
     const history = await call(query, 'GET', `/history/transaction/${first.id}`);
     expect(history.status).toBe(200);
     expect(JSON.stringify(history.body)).toContain('Corrected via the command process');
-  });
+
+    // A receipt uploaded through the command process is taken up by the projector process's job
+    // workers (its reactor saw the upload in the shared log): the job's first step, appended from
+    // there, shows on the query process (the reading itself is OCR's business, tested elsewhere).
+    const PDFDocument = (await import('pdfkit')).default;
+    const doc = new PDFDocument({ size: 'A6' });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    const ended = new Promise<void>((r) => doc.on('end', () => r()));
+    doc.fontSize(12).text('ROLES HARDWARE\n2024-03-05\nTOTAL 12.34');
+    doc.end();
+    await ended;
+    const upload = new FormData();
+    upload.append('receipt', new Blob([Buffer.concat(chunks)], { type: 'application/pdf' }), 'roles.pdf');
+    const up = await call(command, 'POST', '/receipts/upload', upload);
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const receiptId = (up.body.receipt as { id: string }).id;
+    const taken = await eventually(() => call(query, 'GET', `/receipts/${receiptId}`), (r) => (r.body.receipt as { processing_status?: string } | undefined)?.processing_status !== 'pending', 15_000);
+    expect(['processing', 'completed']).toContain((taken.body.receipt as { processing_status: string }).processing_status);
+  }, 40_000);
 
   it('the projector process alone builds the read models: stopped, the query process sees no new write', async () => {
     await projector.stop();
