@@ -49,6 +49,16 @@ describe('navigation bar (spec section 2)', () => {
     expect(screen.getByText('Acme · admin')).toBeTruthy();
   });
 
+  it("gives auditors the admin's pages to read, no Import link, and the read-only scope line (issue 17)", () => {
+    sessionWith([{ id: 'c1', name: 'Acme', role: 'auditor' }], 'c1');
+    renderAt();
+    expect(screen.queryByRole('link', { name: 'Import' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Transactions' })).toBeTruthy();
+    fireEvent.click(screen.getByTestId('user-menu'));
+    expect(screen.getByText('Viewing all company data, read-only')).toBeTruthy();
+    expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Profile', 'Company Settings', 'Master Data', 'Advanced Settings', 'System', 'Logout']);
+  });
+
   it('gives other roles only Profile and Logout, and the personal scope line', () => {
     for (const role of ['user', 'manager'] as const) {
       sessionWith([{ id: 'c1', name: 'Acme', role }], 'c1');
