@@ -165,6 +165,9 @@ export class SqliteReadStore implements ReadStore {
    * committed since it was read (SQLite's data_version), and read again from the file.
    */
   followOtherWriters(): void {
+    // The projector's group transactions hold the write lock up to a second: a table this
+    // process creates first (an empty collection) waits for it instead of failing at once.
+    this.db.pragma('busy_timeout = 5000');
     const version = this.db.prepare('PRAGMA data_version').pluck();
     this.otherWriters = { version, seen: version.get() };
   }
