@@ -68,6 +68,9 @@ describe('multi-stream commands on a non-atomic appendMany', () => {
     expect(retried.body.user.id).toBe(before.body.user.id);
     const login = await api.http.post('/api/auth/login').send({ email: body.email, password: body.password });
     expect(login.body.companies.map((c: { name: string }) => c.name)).toEqual(['Late Stop Ltd']);
+    // The resumed company's id is a well-formed id the API takes (X-Company-ID), and the user is its admin.
+    const current = await api.http.get('/api/companies/current').set({ authorization: `Bearer ${login.body.accessToken}`, 'x-company-id': retried.body.company.id });
+    expect(current.status, JSON.stringify(current.body)).toBe(200);
     // Complete now: registering again is refused, with the password too.
     expect((await api.http.post('/api/auth/register').send(body)).status).toBe(409);
   });
