@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { BlobStore, EventStore, JobQueue, ReadStore } from '@paperlink/domain';
 import { LocalBlobStore } from './blobs/local';
 import { InProcessJobQueue } from './jobs/memory';
@@ -12,6 +13,18 @@ export interface Adapters {
   blobs: BlobStore;
   jobs: JobQueue;
   profile: 'embedded' | 'distributed' | 'mixed';
+}
+
+/**
+ * The read store of a data folder without MONGO_URL (READ_STORE, ADR 0020): SQLite in
+ * readmodels.sqlite, or memory with a snapshot file. A folder whose read models were the other
+ * kind starts without checkpoints, so the projectors rebuild them from the log.
+ */
+export async function openEmbeddedReadStore(config: Pick<Config, 'READ_STORE'>, dir: DataDir): Promise<ReadStore> {
+  if (config.READ_STORE === 'memory') return new EmbeddedReadStore(dir.snapshotFile);
+  const { SqliteReadStore } = await import('./readstore/sqlite');
+  const { listIndexes } = await import('./readstore/sqlite-indexes');
+  return new SqliteReadStore(join(dir.root, 'readmodels.sqlite'), { extraIndexes: listIndexes() });
 }
 
 /** Each port gets its distributed adapter when its URL is set, else the embedded one. */
@@ -29,7 +42,7 @@ export async function createAdapters(config: Config, dir: DataDir): Promise<Adap
     const { MongoReadStore } = await import('./readstore/mongo');
     readStore = await MongoReadStore.connect(config.MONGO_URL, config.MONGO_DB);
   } else {
-    readStore = new EmbeddedReadStore(dir.snapshotFile);
+    readStore = await openEmbeddedReadStore(config, dir);
   }
   // Receipt files: GridFS next to the read models in the distributed profile, else local disk.
   let blobs: BlobStore;

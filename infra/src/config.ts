@@ -17,6 +17,8 @@ export const ConfigSchema = z.object({
   EVENTSTORE_URL: z.string().url().optional(),
   MONGO_URL: z.string().optional(),
   MONGO_DB: z.string().default('paperlink'),
+  /** Embedded read models without MONGO_URL: in SQLite on disk (readmodels.sqlite), or in memory with a snapshot file (ADR 0020). */
+  READ_STORE: z.enum(['sqlite', 'memory']).default('sqlite'),
   KAFKA_BROKERS: z.string().optional(),
   /**
    * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, ReadStore } from '@paperlink/domain';
 import { allProjections, ProjectionRunner } from '@paperlink/projections';
 import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
+import { openEmbeddedReadStore } from '../../infra/src/adapters';
+import { loadConfig } from '../../infra/src/config';
+import { dataDir } from '../../infra/src/data-dir';
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
 import { startServerProcess } from '../support/process';
 
@@ -65,13 +68,14 @@ describe('crash safety', () => {
     expect(login.status).toBe(200);
     expect(await again.stop('SIGTERM')).toBe(0);
 
-    const served = new EmbeddedReadStore(join(dir, 'readmodels', 'snapshot.v8'));
+    const served = await openEmbeddedReadStore(loadConfig({ ...process.env, ...env }), dataDir(dir)); // the store the server used
     const rebuiltStore = new EmbeddedReadStore();
     const store2 = new SqliteEventStore(join(dir, 'events.sqlite'));
     await new ProjectionRunner(store2, rebuiltStore, allProjections()).rebuild();
     const servedDump = await dump(served);
     expect(servedDump.users!.length).toBeGreaterThanOrEqual(acknowledged.emails.length);
     expect(servedDump).toEqual(await dump(rebuiltStore));
+    await served.close();
     await store2.close();
   }, 120_000);
 });

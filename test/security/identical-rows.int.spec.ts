@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
+import { openEmbeddedReadStore } from '../../infra/src/adapters';
+import { loadConfig } from '../../infra/src/config';
 import { dataDir } from '../../infra/src/data-dir';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
 
@@ -84,7 +85,7 @@ describe('a data folder made before the key counts', () => {
       await first.close();
 
       // The read models as the code before this change left them: one transaction id per key, projection version 2.
-      const store = new EmbeddedReadStore(dataDir(folder).snapshotFile);
+      const store = await openEmbeddedReadStore(loadConfig({}), dataDir(folder));
       const keys = await store.collection('transaction_keys').find({});
       expect(keys.length).toBe(2);
       const writes = new Map([['transaction_keys', new Map(keys.map((k) => [k._id, { _id: k._id, transactionId: 'some-transaction' }]))]]);

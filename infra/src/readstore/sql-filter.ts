@@ -90,7 +90,9 @@ function regexSql(e: string, pattern: unknown, options: unknown): Sql | undefine
   // Without the `u` flag a non-ASCII character never folds to an ASCII one, so for an ASCII
   // literal SQLite's ASCII-only lower() decides exactly as JavaScript's /i does.
   if (!/^[\x20-\x7e]*$/.test(literal)) return undefined;
-  return { sql: `(${e} >= '' AND lower(${e}) = ?)`, params: [literal.toLowerCase()] };
+  // typeof(), not a range on the expression: a range would let the planner pick the path's own
+  // index and then sort every match (the category filter of the transaction list did).
+  return { sql: `(typeof(${e}) = 'text' AND lower(${e}) = ?)`, params: [literal.toLowerCase()] };
 }
 
 function inSql(e: string, list: unknown[]): Sql | undefined {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +153,23 @@ describe('SQLite read store on disk', () => {
     const again = new SqliteReadStore(path);
     expect((await again.collection('t').find({})).map((d) => d._id)).toEqual(['1']);
     await again.close();
+  });
+
+  it('after a kill -9 holds what was flushed, never writes without their checkpoints', async () => {
+    const path = file();
+    const script = `
+      const { SqliteReadStore } = await import(${JSON.stringify(join(import.meta.dirname, 'sqlite.ts'))});
+      const s = new SqliteReadStore(${JSON.stringify(path)});
+      await s.commit(new Map([['t', new Map([['kept', { _id: 'kept' }]])]]), [{ name: 'p', version: 1, position: 1 }]);
+      await s.flush();
+      await s.commit(new Map([['t', new Map([['lost', { _id: 'lost' }]])]]), [{ name: 'p', version: 1, position: 2 }]);
+      process.kill(process.pid, 'SIGKILL');`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.signal).toBe('SIGKILL');
+    const s = new SqliteReadStore(path);
+    expect((await s.collection('t').find({})).map((d) => d._id)).toEqual(['kept']);
+    expect(await s.getCheckpoints()).toEqual([{ name: 'p', version: 1, position: 1 }]);
+    await s.close();
   });
 
   it('writes a big batch in short transactions with the event loop free between them, checkpoints last', async () => {
