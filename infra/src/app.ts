@@ -115,8 +115,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const legacyMatching = config.EVENTSTORE_URL || !writesReadModels ? [] : legacyMatchingCompanies(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { blobs, jobs } = adapters;
-    // The position of each company's newest event, which its decisions wait to see projected (ADR 0023).
-    const positions = await CompanyPositions.open(adapters.events, !config.EVENTSTORE_URL);
+    // The position of each company's newest event, which its decisions wait to see projected (ADR 0023):
+    // known here only when this process appends every event (the embedded store, role all); else the head.
+    const positions = await CompanyPositions.open(adapters.events, !config.EVENTSTORE_URL && role === 'all');
     const events = positions.wrap(options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events);
     const decisionPosition = (companyId: string) => positions.of(companyId);
     // Before any command or job: matches move into the streams of their sides, once (ADR 0021).
@@ -155,7 +156,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
 
     const tokens = new TokenService(signingSecret(dir, config.JWT_SECRET), config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_SECONDS);
     // The wait honours READ_SIDE_WAIT_MS and says whether the read models caught up; a decision
-    // that reads them is refused (503) when they did not (bus.caughtUp, ADR 0023).
+    // that reads them is refused (503) when they did not (requireCaughtUp, ADR 0023).
     const bus = new CommandBus(events, (position) => runner.waitFor(position, config.READ_SIDE_WAIT_MS), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
     const hasher = options.hasher ?? new Argon2Hasher();
     const access = accessReader(readStore);
