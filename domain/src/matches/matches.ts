@@ -4,11 +4,12 @@ import type { Role } from '../core/context';
 import type { MatchEvidence, MatchProposal } from '../matching';
 
 /**
- * Matches of a company live in one stream, `matching-<companyId>`, so that the one-to-one
- * rule (a receipt has at most one confirmed transaction and a transaction one receipt) is
- * decided on the whole picture and enforced by the stream's revision. People's decisions are
- * final for the machine: a confirmed pair is never re-suggested or withdrawn by auto-match, and
- * a rejected pair is never proposed again.
+ * The match events and types. Matches now live in the streams of their sides (sides.ts, ADR
+ * 0021). `matchingDecider` below is the decider of the design before issue 13, when every match
+ * of a company lived in one stream `matching-<companyId>`: it is kept to fold such old streams
+ * once, when a data folder is upgraded (infra/src/eventstore/carry-legacy-matches.ts). People's
+ * decisions are final for the machine in both: a confirmed pair is never re-suggested or
+ * withdrawn by auto-match, and a rejected pair is never proposed again.
  */
 export type MatchStatus = 'pending' | 'confirmed' | 'rejected' | 'withdrawn' | 'deleted';
 export type MatchOrigin = 'auto' | 'find' | 'manual';

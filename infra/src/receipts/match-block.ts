@@ -45,7 +45,8 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       const prepared = prepareReceipt(r);
       if (!prepared) continue;
       const b = receiptBlock(prepared, options, threshold);
-      if (b.days === null) undated.push(...b.amounts);
+      // Without a date nor a total a receipt could be any line of the company: no block (it reaches 43 at most).
+      if (b.days === null) undated.push(...(prepared.totalCents === null ? [] : b.amounts));
       else for (const iso of b.days) windowsByDay.set(iso, [...(windowsByDay.get(iso) ?? []), ...b.amounts]);
     }
     const transactions = new Map<string, MatchTransaction>();
