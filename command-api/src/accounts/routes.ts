@@ -34,6 +34,7 @@ import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
 import { loadSignIn, loadUser, userAppends } from './user-streams';
 import { endIfPasswordChanged, endSessionsStartedBefore } from './session-ends';
+import { loadSessionForRefresh } from './session-streams';
 import { resumedCompanyId, unfinishedRegistration } from './unfinished-registration';
 
 export interface AccountDeps {
@@ -199,7 +200,8 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   router.post('/auth/refresh', async (req, res) => {
     const { sessionId, generation } = await tokens.parseRefreshToken(RefreshBody.parse(req.body ?? {}).refreshToken);
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      const session = await bus.load(sessionStream(sessionId), sessionDecider);
+      // The session's start and its rotations from the presented generation on, not all of them.
+      const session = await loadSessionForRefresh(events, sessionId, generation);
       if (session.state.status === 'none') throw new UnauthorizedError('Invalid refresh token', 'invalid_refresh_token');
       const userId = session.state.userId;
       // `user-<id>` holds the account's decisions only (password, "signed out everywhere"),
