@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { autoMatch, dayNumber, isoOfDay } from '@paperlink/domain';
+import { RECEIPTS, TRANSACTIONS, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
+import { EmbeddedReadStore } from '../readstore/embedded';
+import { matchBlock } from './match-block';
+
+/**
+ * Auto-match's candidate block (ADR 0021): a new receipt is matched against the lines its amount
+ * windows and posting days can reach, read by the posting-day index, not the company; and the
+ * block loses nothing the full run would have proposed for it.
+ */
+const companyId = 'c1';
+const FIRST = dayNumber('2023-01-01')!;
+const DAYS = 730;
+const shops = ['BLUE BOTTLE COFFEE', 'SHELL 1123', 'HOME DEPOT #442', 'UBER *TRIP', 'STAPLES 0091'];
+
+async function company() {
+  const store = new EmbeddedReadStore();
+  await store.ensureIndexes(TRANSACTIONS, [['companyId'], ['companyId', 'transaction_date']]);
+  await store.ensureIndexes(RECEIPTS, [['companyId'], ['companyId', 'extracted_date']]);
+  const lines = new Map<string, TransactionDoc>();
+  for (let d = 0; d < DAYS; d++) {
+    for (let k = 0; k < 20; k++) {
+      const id = `t${d}-${k}`;
+      lines.set(id, { _id: id, companyId, userId: 'ada', transaction_date: isoOfDay(FIRST + d), description: shops[(d + k) % shops.length]!, amountCents: -(500 + ((d * 20 + k) * 7919) % 20_000) } as unknown as TransactionDoc);
+    }
+  }
+  // Another company's lines on the same days: never in the block.
+  lines.set('other', { _id: 'other', companyId: 'c2', userId: 'eve', transaction_date: isoOfDay(FIRST + 400), description: shops[0]!, amountCents: -1234 } as unknown as TransactionDoc);
+  await store.commit(new Map([[TRANSACTIONS, lines]]), []);
+  return { store, lines };
+}
+
+const asReceipt = (r: ReceiptDoc) => ({ id: r._id, totalCents: r.extractedCents, date: r.extracted_date, merchant: r.extracted_merchant, uploadedBy: r.userId, owner: r.userId, name: r.original_filename });
+const asTransaction = (t: TransactionDoc) => ({ id: t._id, amountCents: t.amountCents, date: t.transaction_date, description: t.description, cardHolder: t.userId, owner: t.userId });
+
+describe('the candidate block of a new receipt', () => {
+  it('holds the lines of its days and amount windows only, and the same best line as a run over the whole company', async () => {
+    const { store, lines } = await company();
+    const block = matchBlock(store, asReceipt, asTransaction);
+    const all = [...lines.values()].filter((t) => t.companyId === companyId).map(asTransaction);
+    for (const [k, line] of [lines.get('t400-3')!, lines.get('t12-7')!, lines.get('t700-19')!].entries()) {
+      const day = dayNumber(line.transaction_date)! - (k % 3);
+      const receipt = { _id: `r${k}`, companyId, userId: 'ada', processing_status: 'completed', extractedCents: -line.amountCents, extracted_date: isoOfDay(day), extracted_merchant: line.description, original_filename: 'r.jpg' } as unknown as ReceiptDoc;
+      await store.commit(new Map([[RECEIPTS, new Map([[receipt._id, receipt]])]]), []);
+      const got = await block(companyId, { receiptIds: [receipt._id] }, {}, 75);
+      expect(got.receipts.map((r) => r.id)).toEqual([receipt._id]);
+      expect(got.transactions.length).toBeGreaterThan(0);
+      expect(got.transactions.length).toBeLessThan(all.length / 100);
+      for (const t of got.transactions) {
+        const gap = dayNumber(t.date)! - day;
+        expect(gap).toBeGreaterThanOrEqual(-3);
+        expect(gap).toBeLessThanOrEqual(60);
+        expect(t.id).not.toBe('other');
+      }
+      const whole = autoMatch([asReceipt(receipt)], all, { threshold: 75 });
+      expect(autoMatch(got.receipts, got.transactions, { threshold: 75 })).toEqual(whole);
+      expect(whole.map((p) => p.transactionId)).toEqual([line._id]);
+      await store.commit(new Map([[RECEIPTS, new Map([[receipt._id, null]])]]), []);
+    }
+  });
+
+  it('for new lines: the receipts dated where the lines could pay them, and their candidates', async () => {
+    const { store, lines } = await company();
+    const line = lines.get('t300-5')!;
+    const receipts = new Map<string, ReceiptDoc>();
+    const at = (id: string, day: number, cents: number) =>
+      receipts.set(id, { _id: id, companyId, userId: 'ada', processing_status: 'completed', extractedCents: cents, extracted_date: isoOfDay(day), extracted_merchant: line.description, original_filename: `${id}.jpg` } as unknown as ReceiptDoc);
+    const day = dayNumber(line.transaction_date)!;
+    at('pays', day - 1, -line.amountCents);
+    at('long-before', day - 200, -line.amountCents);
+    at('after', day + 10, -line.amountCents);
+    await store.commit(new Map([[RECEIPTS, receipts]]), []);
+    const got = await matchBlock(store, asReceipt, asTransaction)(companyId, { days: [line.transaction_date, line.transaction_date] }, {}, 75);
+    expect(got.receipts.map((r) => r.id)).toEqual(['pays']);
+    expect(got.transactions.map((t) => t.id)).toContain(line._id);
+    expect(autoMatch(got.receipts, got.transactions, { threshold: 75 }).map((p) => [p.receiptId, p.transactionId])).toEqual([['pays', line._id]]);
+  });
+});
