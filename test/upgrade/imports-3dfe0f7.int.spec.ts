@@ -7,9 +7,10 @@ import { startApi, type Api } from '../support/harness';
 
 /**
  * A data folder written by 3dfe0f7 (made by test/fixtures/imports-3dfe0f7/make.ts), whose
- * ledger knows two statements and no file claims (ADR 0023): the first import after the upgrade
- * reads that ledger once and claims both files; later imports read the claim of their file and
- * find the ledger's revision with point reads, never the ledger whole.
+ * ledger knows three statements and no file claims (ADR 0023): the first import after the
+ * upgrade reads that ledger once and claims every file; later imports read the claim of their
+ * file and find the ledger's revision with point reads, never the ledger whole. A column mapping
+ * saved in the company's one mapping stream still applies; a new one goes to its header's stream.
  */
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'imports-3dfe0f7');
 const facts = JSON.parse(readFileSync(join(FIXTURE, 'facts.json'), 'utf8')) as {
@@ -17,6 +18,7 @@ const facts = JSON.parse(readFileSync(join(FIXTURE, 'facts.json'), 'utf8')) as {
   companyId: string;
   ada: { email: string; password: string };
   statements: Record<string, string>;
+  mapping: Record<string, unknown>;
   imports: Record<string, { imported: number; fileHash: string }>;
 };
 
@@ -75,8 +77,9 @@ describe('statement imports in a data folder made by 3dfe0f7', () => {
     expect(ledgerReads.whole).toBe(1);
     expect(await claims(march.fileHash)).toBe(1);
     expect(await claims(april.fileHash)).toBe(1);
+    expect(await claims(facts.imports['bank.csv']!.fileHash)).toBe(1);
     const index = await events.readStream(statementIndexStream(facts.companyId));
-    expect(index.map((e) => [e.type, e.data])).toEqual([['StatementLedgerIndexed', { companyId: facts.companyId, throughRevision: 1 }]]);
+    expect(index.map((e) => [e.type, e.data])).toEqual([['StatementLedgerIndexed', { companyId: facts.companyId, throughRevision: 2 }]]);
 
     // From now on: the claim decides the same bytes, the ledger is read a point at a time.
     expect((await importFile('april.csv', facts.statements['april.csv']!)).body).toMatchObject({ imported: 0, alreadyImported: true });
@@ -88,10 +91,25 @@ describe('statement imports in a data folder made by 3dfe0f7', () => {
     expect(ledgerReads.whole).toBe(1);
     expect(ledgerReads.bounded).toBeGreaterThan(0);
     const ledger = await events.readStream(ledgerStream(facts.companyId));
-    expect(ledger.map((e) => e.type)).toEqual(['StatementImported', 'StatementImported', 'StatementImported', 'StatementImported']);
+    expect(ledger.map((e) => e.type)).toEqual(Array(5).fill('StatementImported'));
     expect(await events.readStream(statementIndexStream(facts.companyId))).toHaveLength(1);
 
     const list = await api.http.get('/api/transactions').query({ limit: 100 }).set(headers).expect(200);
-    expect(list.body.transactions).toHaveLength(3 + 2 + 1 + 1);
+    expect(list.body.transactions).toHaveLength(3 + 2 + 1 + 1 + 1);
+  });
+
+  it('a column mapping saved by 3dfe0f7 still applies; one saved now is read from its header\'s stream', async () => {
+    const header = facts.statements['bank.csv']!.split('\n')[0]!;
+    const dates = async () => ((await api.http.get('/api/transactions').query({ limit: 100 }).set(headers).expect(200)).body.transactions as Array<{ description: string; transaction_date: string }>)
+      .filter((t) => t.description.startsWith('Bank '))
+      .map((t) => [t.description, t.transaction_date]);
+    // The old mapping reads dates day first.
+    expect((await importFile('bank-2.csv', `${header}\n07/02/2024,Bank one,-10.00\n`)).body).toMatchObject({ imported: 1 });
+    // A new mapping (month first) is saved with the import that sends it, and used after.
+    const mdy = { ...facts.mapping, dateOrder: 'mdy' };
+    const sent = await api.http.post('/api/transactions/import').set(headers).field('mapping', JSON.stringify(mdy)).attach('csvFile', Buffer.from(`${header}\n07/03/2024,Bank two,-11.00\n`), 'bank-3.csv');
+    expect(sent.body).toMatchObject({ imported: 1 });
+    expect((await importFile('bank-4.csv', `${header}\n07/04/2024,Bank three,-12.00\n`)).body).toMatchObject({ imported: 1 });
+    expect((await dates()).sort()).toEqual([['Bank one', '2024-02-07'], ['Bank three', '2024-07-04'], ['Bank two', '2024-07-03']]);
   });
 });

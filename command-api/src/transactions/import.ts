@@ -21,7 +21,7 @@ import { readSideCurrent, type DecisionPosition } from '../core/read-side';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
 import { importStream, ledgerStream } from './routes';
-import { claimAppend, fileClaimed, readLedger } from './ledger';
+import { claimAppend, fileClaimed, lastRevision, readLedger } from './ledger';
 
 /** Statements up to 25 MB (about 250,000 rows). */
 export const STATEMENT_MAX_BYTES = 25 * 1024 * 1024;
@@ -42,8 +42,8 @@ export interface ImportDeps {
   decisionPosition?: DecisionPosition;
 }
 
-import { mappingStream } from '@paperlink/domain';
-export { mappingStream };
+import { columnMappingStream, mappingStream } from '@paperlink/domain';
+export { columnMappingStream, mappingStream };
 
 const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 10 } });
 
@@ -91,8 +91,17 @@ function parseMapping(raw: unknown): ColumnMapping | undefined {
   }
 }
 
-/** The mapping a company last saved for a header, from its mapping stream. */
+/**
+ * The mapping a company last saved for a header: the last event of the header's own stream,
+ * found with point reads; else, for mappings saved before those streams, the company's old one.
+ */
 async function savedMapping(bus: CommandBus, companyId: string, headerKey: string): Promise<ColumnMapping | null> {
+  const stream = columnMappingStream(companyId, headerKey);
+  const last = await lastRevision(bus.events, stream);
+  if (last >= 0) {
+    const [saved] = await bus.events.readStream(stream, { fromRevision: last, maxCount: 1 });
+    if (saved) return (saved.data as { mapping: ColumnMapping }).mapping;
+  }
   const events = await bus.events.readStream(mappingStream(companyId));
   for (let i = events.length - 1; i >= 0; i--) {
     const data = events[i]!.data as { headerKey: string; mapping: ColumnMapping };
@@ -186,7 +195,7 @@ export function importRouter(deps: ImportDeps): Router {
         ...ledger.indexAppends,
       ];
       if (mapping && bodyMapping && events.length > 0) {
-        appends.push({ streamId: mappingStream(c.companyId!), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: parsed.headerKey, mapping } }] });
+        appends.push({ streamId: columnMappingStream(c.companyId!, parsed.headerKey), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: parsed.headerKey, mapping } }] });
       }
       return {
         status: 200,

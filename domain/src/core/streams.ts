@@ -28,7 +28,10 @@ export const transactionStream = (id: string) => `transaction-${id}`;
 export const importStream = (importId: string) => `import-${importId}`;
 /** Every statement imported into a company (statement de-duplication). */
 export const ledgerStream = (companyId: string) => `imports-${companyId}`;
+/** Column mappings saved before ADR 0023, every header of a company in one stream (read, no longer appended to). */
 export const mappingStream = (companyId: string) => `csvmappings-${companyId}`;
+/** The column mapping a company saved for one header (the last event is the one in force). */
+export const columnMappingStream = (companyId: string, headerKey: string) => `csvmapping-${digest(`${companyId}|${headerKey}`)}`;
 /** Claims one statement file (by its SHA-256) for a company: an import's de-duplication reads one event. */
 export const statementFileStream = (companyId: string, fileHash: string) => `statementfile-${digest(`${companyId}|${fileHash}`)}`;
 /** Says that every statement of a company's ledger has its file claimed (written once per company). */
