@@ -182,6 +182,7 @@ else {
       const r = run('--child', kind, dir);
       const again = run('--restart', kind, dir);
       results.set(kind, { ...r, restartS: again.restartS!, restartRssMb: again.rssMb! });
+      console.log(`  (${kind}: ${JSON.stringify(results.get(kind))})`);
       rmSync(dir, { recursive: true, force: true });
     }
     const show = (label: string, f: (r: Record<string, number>) => string, note = '') => row(label, kinds.map((k) => f(results.get(k)!)).join(' | '), note);

@@ -222,6 +222,8 @@ describe('SQLite read store indexes for the transaction lists', () => {
       expect(plan, JSON.stringify(q)).toMatch(/USING (COVERING )?INDEX/);
       expect(plan, JSON.stringify(q)).not.toMatch(/SCAN c_transactions(?! USING)/);
       if (!('startDate' in q)) expect(plan, JSON.stringify(q)).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+      // A list sorted by another field is sorted by date next: both are in the index, so a page is read from it alone.
+      if (full.sortBy !== 'transaction_date' && !('category' in q) && !('status' in q)) expect(plan, JSON.stringify(q)).toMatch(/USING COVERING INDEX/);
       expect(await listTransactions(s, full), JSON.stringify(q)).toEqual(await listTransactions(memory, full));
     }
     await s.close();

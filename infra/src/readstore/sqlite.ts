@@ -207,10 +207,31 @@ export class SqliteReadStore implements ReadStore {
     return c as unknown as ReadCollection<T>;
   }
 
+  private indexName(t: Table, fields: string[]): string {
+    return `ix_${createHash('sha1').update(`${t.name}\0${fields.join('\0')}`).digest('hex').slice(0, 12)}`;
+  }
+
   private createIndex(t: Table, fields: string[]): void {
-    const hash = createHash('sha1').update(`${t.name}\0${fields.join('\0')}`).digest('hex').slice(0, 12);
     const columns = [...fields.filter((f) => f !== '_id').map(pathExpr), 'id'];
-    this.db.exec(`CREATE INDEX IF NOT EXISTS "ix_${hash}" ON ${t.sql} (${columns.join(', ')})`);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS "${this.indexName(t, fields)}" ON ${t.sql} (${columns.join(', ')})`);
+  }
+
+  /**
+   * The index that reads a sorted page in order: its first fields pinned by equalities of the
+   * filter, the next ones the sort's keys. Without statistics SQLite prefers a range on another
+   * index and sorts every match (a date range sorted by amount: 120,000 rows of a million);
+   * read in order from a covering index, a page costs the entries up to it.
+   */
+  private orderIndex(t: Table, filter: Filter, sort: SortSpec | undefined): string {
+    const keys = Object.keys(sort ?? {});
+    if (keys.length === 0) return '';
+    const pinned = new Set(Object.entries(filter).filter(([k, v]) => !k.startsWith('$') && (typeof v === 'string' || typeof v === 'number')).map(([k]) => k));
+    for (const fields of t.indexes) {
+      let at = 0;
+      while (at < fields.length && pinned.has(fields[at]!)) at++;
+      if (at < fields.length && fields[at] === keys[0]) return ` INDEXED BY "${this.indexName(t, fields)}"`;
+    }
+    return '';
   }
 
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
@@ -416,7 +437,15 @@ export class SqliteReadStore implements ReadStore {
       let docs: Doc[];
       if (paged) {
         // The ids first (from an index alone where one covers filter and order), then their documents.
-        const ids = this.stmt(`SELECT id FROM ${t.sql} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
+        const idsBy = (indexed: string) => this.stmt(`SELECT id FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
+        const indexed = this.orderIndex(t, filter, options.sort);
+        let ids: string[];
+        try {
+          ids = idsBy(indexed);
+        } catch (error) {
+          if (!indexed) throw error;
+          ids = idsBy(''); // the planner found no way to use the index: let it choose
+        }
         docs = [];
         for (const id of ids) {
           const doc = this.readDoc(t, id);
@@ -468,7 +497,7 @@ export class SqliteReadStore implements ReadStore {
     const where = compileWhere(filter, t.kinds);
     const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
     if (where.rest || !order) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.orderIndex(t, filter, options.sort)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
     return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
