@@ -38,7 +38,7 @@ export const commandOperations: Operation[] = [
   // accounts (signed in)
   { method: 'post', path: '/auth/logout-all', summary: 'Sign out every session of the caller', tags: ['auth'], auth: 'user', success: ok('Signed out everywhere') },
   { method: 'put', path: '/auth/profile', summary: "Change the caller's name", tags: ['auth'], auth: 'user', body: { json: ProfileBody }, success: ok('The user after the change') },
-  { method: 'put', path: '/auth/password', summary: "Change the caller's password (ends their other sessions)", tags: ['auth'], auth: 'user', body: { json: PasswordBody }, success: ok('Changed'), errors: { 400: 'The current password is wrong (a failed attempt of the account, as a failed sign-in)', 429: 'Too many wrong current passwords (Retry-After)' } },
+  { method: 'put', path: '/auth/password', summary: "Change the caller's password (ends their other sessions)", tags: ['auth'], auth: 'user', body: { json: PasswordBody }, success: ok('Changed'), errors: { 400: 'The current password is wrong (a failed attempt of the account, as a failed sign-in)', 429: 'Too many wrong current passwords (Retry-After)', 503: 'The read side is behind (read_side_behind): nothing was saved; retry after Retry-After seconds' } },
   // companies
   ...companyOps('/companies/current'),
   ...companyOps('/companies/:id'),

@@ -33,6 +33,7 @@ import { ctxOf } from '../http/context';
 import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
 import { loadSignIn, loadUser, userAppends } from './user-streams';
+import { readSideCurrent } from '../core/read-side';
 import { endIfPasswordChanged, endSessionsStartedBefore } from './session-ends';
 import { loadSessionForRefresh } from './session-streams';
 import { resumedCompanyId, unfinishedRegistration } from './unfinished-registration';
@@ -322,8 +323,9 @@ export function accountRouter(deps: AccountDeps): Router {
       // Every other session of the user ends (ASVS 3.3.3); the caller's own goes on. Those the
       // read models show, caught up to the log as it is now, end in this append; a sign-in that
       // checked the old password and is appended after this read ends after this append (below,
-      // or by its own check, see the login route and ADR 0022).
-      await bus.caughtUp(await events.headPosition());
+      // or by its own check, see the login route and ADR 0022). A read side that does not catch
+      // up in time refuses the change (503, nothing saved; ADR 0023).
+      await readSideCurrent(bus);
       const others = (await views.activeSessions(c.userId!, now)).filter((id) => id !== c.sessionId);
       const revocations = await Promise.all(others.map(async (id) => {
         const session = await bus.load(sessionStream(id), sessionDecider);
