@@ -106,6 +106,17 @@ describe('the hash chain of the SQLite event store', () => {
     expect(report.broken).toMatchObject({ position: 2, eventId: idAt(2), reason: 'hash_mismatch' });
   });
 
+  it('large events are checked in smaller chunks, a single larger one row by row, with the same result', () => {
+    const db = new Database(file, { readonly: true });
+    // The 2 MB import event above a 1,000-byte budget, the small ones in chunks of a few.
+    expect(verifyChain(db, { after: 0 }, { chunkBytes: 1000 })).toMatchObject({ ok: true, checked: 12, head: verifyChain(db).head });
+    db.close();
+    const edited = tampered((db) => db.prepare("UPDATE events SET data = json_set(data, '$.i', 7) WHERE position = 9").run());
+    const copy = new Database(edited.copy, { readonly: true });
+    expect(verifyChain(copy, { after: 0 }, { chunkBytes: 1000 }).broken).toEqual(edited.broken);
+    copy.close();
+  });
+
   it('catches a deleted event', () => {
     const report = tampered((db) => db.prepare('DELETE FROM events WHERE position = 7').run());
     expect(report.ok).toBe(false);

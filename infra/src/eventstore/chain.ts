@@ -186,8 +186,10 @@ export function walkChain(
   }
 }
 
-/** Rows per chunk of the fast check (about 700 KB of documents). */
+/** Rows per chunk of the fast check (about 700 KB of documents)... */
 const CHUNK = 1000;
+/** ...and at most about this much stored data: a chunk of large events (imports) is cut down to it, a single larger event is walked. */
+const CHUNK_BYTES = 8 * 1024 * 1024;
 
 /**
  * One chunk of the fast check: SQLite assembles each row's document (the text walkChain builds
@@ -228,7 +230,7 @@ const FAST_CHUNK = `SELECT count(*), max(position), head, CAST(group_concat(doc,
  * not canonical, a name that needs escaping) is walked row by row by walkChain, which names the
  * first broken link exactly or finds the chunk intact after all.
  */
-export function verifyChain(db: Database.Database, range: { after: number; until?: number } = { after: 0 }): ChainReport {
+export function verifyChain(db: Database.Database, range: { after: number; until?: number } = { after: 0 }, { chunkBytes = CHUNK_BYTES }: { chunkBytes?: number } = {}): ChainReport {
   const started = performance.now();
   let checked = 0;
   let head = { position: 0, hash: GENESIS_HASH };
@@ -263,11 +265,19 @@ export function verifyChain(db: Database.Database, range: { after: number; until
   // A chunk the fast path does not vouch for is walked row by row, and so are the next 1, 2, 4 …
   // 64 chunks after each such chunk found intact (rows of an older file, stored as JSON.stringify
   // wrote them), in one walk each (a walk reads the stream names first).
+  const bytesIn = db.prepare<[number, number], [number | null]>('SELECT sum(octet_length(data)) FROM events WHERE position > ? AND position <= ?').raw();
+  const dataBytes = (from: number, to: number) => bytesIn.get(from, to)![0] ?? 0;
   let backoff = 0;
   let after = range.after;
   while (after < until && !broken) {
-    const end = Math.min(after + CHUNK, until);
-    const [count, lastInChunk, headHash, docs, stored, odd] = chunk.get(after, end)!;
+    // A chunk of large events (imports) is cut down to `chunkBytes` of data; a single larger event is walked.
+    let end = Math.min(after + CHUNK, until);
+    let bytes = dataBytes(after, end);
+    while (bytes > chunkBytes && end - after > 1) {
+      end = after + Math.ceil((end - after) / 2);
+      bytes = dataBytes(after, end);
+    }
+    const [count, lastInChunk, headHash, docs, stored, odd] = bytes > chunkBytes ? [0, null, null, null, null, null] : chunk.get(after, end)!;
     const hashes = stored && stored.length === 64 * count ? Buffer.from(stored, 'hex').toString('hex') : '';
     if (count > 0 && after === head.position && lastInChunk === after + count && odd === 0 && headHash && docs && hashes.length === 64 * count && intact(docs, hashes, count)) {
       checked += count;
@@ -276,7 +286,7 @@ export function verifyChain(db: Database.Database, range: { after: number; until
       after = end;
       continue;
     }
-    const to = Math.min(after + CHUNK * Math.max(1, backoff), until);
+    const to = Math.min(Math.max(end, after + CHUNK * backoff), until);
     backoff = Math.min(64, Math.max(1, backoff * 2));
     walkChain(db, visit, { after: head.position, prevHash: head.hash, until: to });
     after = to;
