@@ -257,7 +257,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       // The command process reads files for /ai/llm/test-ocr; job workers and reactors run with the projections.
       if (runsJobs) {
         jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
-        jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: async (p) => void (await runner.waitFor(p)), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
+        jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
         reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
         for (const r of reactors) await r.start();
       }

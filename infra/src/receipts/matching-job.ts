@@ -49,10 +49,11 @@ export function autoMatchJobsFrom(event: RecordedEvent): Job<AutoMatchPayload>[]
  * import), once the read models include the event. A job queued by the previous version
  * (no seed) runs over the whole company, as it then did.
  */
-export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore; caughtUp: (position: number) => Promise<void>; log?: (m: string) => void }): JobHandler<AutoMatchPayload> {
+export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore; caughtUp: (position: number) => Promise<boolean | void>; log?: (m: string) => void }): JobHandler<AutoMatchPayload> {
   return {
     async run(job) {
-      await deps.caughtUp(job.payload.position);
+      // The block is found on the read models: behind the event, it could miss the new receipt or lines (the job is retried).
+      if ((await deps.caughtUp(job.payload.position)) === false) throw new Error('the read models do not include the event yet');
       const threshold = await thresholdFor(deps.match, job.companyId, undefined);
       const ctx = { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin' as const, now: new Date() };
       await runAutoMatch(deps.match, ctx, threshold, {}, job.payload.seed);
