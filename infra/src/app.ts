@@ -69,6 +69,7 @@ import { aiMoreRouters } from './ai-more/wiring';
 import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
 import { servedBy } from './roles/gate';
+import { ProjectorThread } from './projector/host';
 import { companySettings, companySettingViews, dateOrderHistory, listMasterItems } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -81,6 +82,8 @@ export interface Paperlink {
   app: express.Express;
   adapters: Adapters;
   runner: ProjectionRunner;
+  /** Whether the projections run in the projector thread (PROJECTOR=thread, ADR 0008); else on this thread or in another process. */
+  projectorThread: boolean;
   /** The start-up sweep of receipt files a crash left without a receipt (null: not run). */
   orphanSweep: Promise<SweepReport | null>;
   close(): Promise<void>;
@@ -130,7 +133,12 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const workerPool = new WorkerPool({ size: config.WORKER_THREADS });
     const cpu = offThread(workerPool);
     const runner = new ProjectionRunner(events, readStore, projections);
-    if (writesReadModels) {
+    // PROJECTOR=thread (ADR 0008): the projectors run in a thread of their own (SQLite read store,
+    // role all; not with a test's own projections or event-store wrapper), followed by this one.
+    const projector = role === 'all' && !options.projections && !options.wrapEvents ? await ProjectorThread.startIfChosen(config.PROJECTOR, adapters, runner) : undefined;
+    if (projector) {
+      // The runner follows the projector thread's commits (started above).
+    } else if (writesReadModels) {
       await runner.start();
     } else {
       // Command and query processes read what the projector process commits (ADR 0025).
@@ -258,7 +266,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       if (runsJobs) {
         jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
         jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
-        reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
+        const reactorStore = projector ? projector.checkpointsThrough(readStore) : readStore;
+        reactors.push(new Reactor('receipts-ocr', events, reactorStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, reactorStore, jobs, autoMatchJobsFrom));
         for (const r of reactors) await r.start();
       }
     }
@@ -384,6 +393,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       app,
       adapters,
       runner,
+      projectorThread: projector !== undefined,
       orphanSweep,
       async close() {
         if (closed) return;
@@ -397,6 +407,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();
         await blobs.close();
         await runner.stop();
+        await projector?.stop();
         await readStore.close();
         await events.close();
         unlock();

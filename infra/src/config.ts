@@ -19,6 +19,12 @@ export const ConfigSchema = z.object({
   MONGO_DB: z.string().default('paperlink'),
   /** Embedded read models without MONGO_URL: in SQLite on disk (readmodels.sqlite), or in memory with a snapshot file (ADR 0020). */
   READ_STORE: z.enum(['sqlite', 'memory']).default('sqlite'),
+  /**
+   * Where the projectors run in role `all` with the SQLite read store (ADR 0008): `thread`, a
+   * worker thread with its own SQLite connections (the request thread only appends, reads and
+   * answers), or `inline` on the request thread. The in-memory read store and MongoDB are inline.
+   */
+  PROJECTOR: z.enum(['thread', 'inline']).default('inline'),
   KAFKA_BROKERS: z.string().optional(),
   /**
    * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`

@@ -78,6 +78,7 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private readonly signal = new AppendSignal();
+  private readonly appendListeners: Array<() => void> = [];
   /** Stream names by key: names never change, so they are read once. */
   private readonly streamNames = new Map<number, string>();
   /**
@@ -98,7 +99,7 @@ export class SqliteEventStore implements EventStore {
    * hashing, measured against the same store without it); `make verify` reports such rows as
    * broken (missing_hash). The server never sets it.
    */
-  constructor(private readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean; unhashedBaseline?: boolean } = {}) {
+  constructor(readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean; unhashedBaseline?: boolean } = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -280,7 +281,18 @@ export class SqliteEventStore implements EventStore {
       results = this.appendTx.immediate(appends);
     }
     this.signal.notify();
+    for (const listener of this.appendListeners) listener();
     return results;
+  }
+
+  /** Called after every append of this connection (the projector thread is told so, ADR 0008). */
+  onAppend(listener: () => void): void {
+    this.appendListeners.push(listener);
+  }
+
+  /** Wakes this connection's subscriptions now: another connection has appended (the projector thread, ADR 0008). */
+  wake(): void {
+    this.signal.notify();
   }
 
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {

@@ -66,6 +66,8 @@ export class ProjectionRunner {
   private stopped = false;
   /** Set while following another process's projections (see follow). */
   private followTimer?: NodeJS.Timeout;
+  /** While following: the rebuilds the runner that writes the read models reports (see reportFromElsewhere). */
+  private reported?: BlueGreenStatus[];
 
   /**
    * Lets the event loop answer requests between slices of projection work (an import's events
@@ -157,6 +159,7 @@ export class ProjectionRunner {
 
   /** Rebuilds and switch-overs under way or done since start, newest first. */
   rebuilds(): BlueGreenStatus[] {
+    if (this.reported) return this.reported.map((s) => ({ ...s }));
     return [...this.builds.values()].reverse().map((s) => ({ ...s }));
   }
 
@@ -348,6 +351,26 @@ export class ProjectionRunner {
       }, pollMs);
     };
     tick();
+  }
+
+  /**
+   * While following: reads the committed checkpoints now, for a writer that says it has just
+   * committed (the projector thread, ADR 0008), so a read-your-writes wait ends at once.
+   */
+  refresh(): Promise<void> {
+    return this.readCommitted();
+  }
+
+  /**
+   * While following a runner in another thread: its rebuilds (what `rebuilds()` shows) and,
+   * once it has stopped on an error, the error (waiters are released; health says degraded).
+   */
+  reportFromElsewhere(report: { rebuilds?: BlueGreenStatus[]; failure?: unknown }): void {
+    if (report.rebuilds) this.reported = report.rebuilds;
+    if (report.failure !== undefined && this.failure === undefined) {
+      this.failure = report.failure;
+      this.releaseWaiters();
+    }
   }
 
   private async readCommitted(): Promise<void> {
