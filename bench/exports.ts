@@ -12,7 +12,9 @@
  * Each run is its own child process, so its peak memory is its own: the child reports VmHWM
  * (peak resident set) from /proc, once over its whole life and once for the report alone (the
  * peak is reset with /proc/self/clear_refs after the rows and files are set up). It also reports
- * the longest event-loop stall of the request thread during the report.
+ * the longest event-loop stall of the request thread during the report, and the report's CPU time
+ * by thread (the request thread, the pool worker, libvips' threads, the rest: libuv's pool and
+ * V8's helper threads).
  *
  *   npx tsx bench/exports.ts            # 3 runs of each, medians
  *   EXPORT_RUNS=1 EXPORT_CASES=pdf npx tsx bench/exports.ts   # one run, the PDF case only
@@ -43,6 +45,8 @@ interface Result {
   /** Resident set just before the report (read store loaded, pool started). */
   rssBeforeMb: number;
   stallMs: number;
+  /** CPU time of the report by thread (Linux): the request thread, libvips' threads, the busiest other thread (the pool worker that renders), the rest (libuv's pool, V8's helpers). */
+  threads: { main: number; libvips: number; busiest: number; rest: number };
 }
 
 /** A sink that counts bytes (the response). */
@@ -58,6 +62,35 @@ function counter(): Writable & { bytes: number } {
 }
 
 const peakMb = (field: 'VmHWM' | 'VmRSS' = 'VmHWM') => Number(/\d+/.exec(readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field))!)![0]) / 1024;
+/** CPU milliseconds of each thread of this process so far, by thread id, with the main thread and libvips' threads marked. */
+function threadCpu(): Map<string, { kind: 'main' | 'libvips' | 'other'; ms: number }> {
+  const out = new Map<string, { kind: 'main' | 'libvips' | 'other'; ms: number }>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      // utime and stime, in clock ticks (100 per second on Linux).
+      out.set(tid, { kind: tid === String(process.pid) ? 'main' : name.startsWith('libvips') ? 'libvips' : 'other', ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+function threadSplit(before: ReturnType<typeof threadCpu>): Result['threads'] {
+  const split = { main: 0, libvips: 0, busiest: 0, rest: 0 };
+  const others: number[] = [];
+  for (const [tid, t] of threadCpu()) {
+    const ms = t.ms - (before.get(tid)?.ms ?? 0);
+    if (t.kind === 'other') others.push(ms);
+    else split[t.kind] += ms;
+  }
+  others.sort((a, b) => b - a);
+  split.busiest = others[0] ?? 0;
+  split.rest = others.slice(1).reduce((a, b) => a + b, 0);
+  return split;
+}
 const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
 
 /** Deterministic transactions: the same in every child. `matched` of them (the first ones) carry one receipt each. */
@@ -174,16 +207,18 @@ async function ours(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir: st
   resetPeak();
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
+  const threads0 = threadCpu();
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   const bytes = await run(COMPANY);
   const cpu = process.cpuUsage(cpu0);
   const ms = performance.now() - t;
   h.disable();
+  const threads = threadSplit(threads0);
   const reportPeakMb = peakMb();
   await pool.close();
   await store.close();
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes, peakMb: Math.max(before, reportPeakMb), reportPeakMb, rssBeforeMb, stallMs: h.max / 1e6 };
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes, peakMb: Math.max(before, reportPeakMb), reportPeakMb, rssBeforeMb, stallMs: h.max / 1e6, threads };
 }
 
 async function baseline(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir: string, keys: string[]): Promise<Result> {
@@ -197,6 +232,7 @@ async function baseline(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir
   // renders at the same priority, so a busy machine slows both alike.
   setPriority(10);
   const out = counter();
+  const threads0 = threadCpu();
   const t = performance.now();
   const cpu0 = process.cpuUsage();
   if (kind === 'pdf') {
@@ -242,7 +278,7 @@ async function baseline(kind: 'pdf' | 'xlsx', n: number, images: number, blobDir
   const ms = performance.now() - t;
   const cpu = process.cpuUsage(cpu0);
   const reportPeakMb = peakMb();
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes: out.bytes, peakMb: Math.max(before, reportPeakMb), reportPeakMb, rssBeforeMb, stallMs: 0 };
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes: out.bytes, peakMb: Math.max(before, reportPeakMb), reportPeakMb, rssBeforeMb, stallMs: 0, threads: threadSplit(threads0) };
 }
 
 async function child(): Promise<void> {
@@ -288,6 +324,8 @@ async function main(): Promise<void> {
       row('ours: peak RSS while the report is made', `${fmt(m('ours', 'reportPeakMb'))} MB`, `baseline ${fmt(m('baseline', 'reportPeakMb'))} MB`);
       row('ours: file size', `${fmt(m('ours', 'bytes') / 1e6, 1)} MB`, `baseline ${fmt(m('baseline', 'bytes') / 1e6, 1)} MB`);
       row('ours: longest request-thread stall during it', `${fmt(m('ours', 'stallMs'), 1)} ms`, 'reading rows in pages here; rendering in the worker');
+      const th = (who: 'ours' | 'baseline', k: keyof Result['threads']) => fmt(median(got[who].map((r) => r.threads[k])) / 1000, 2);
+      row('ours: CPU by thread (s)', `request ${th('ours', 'main')}, worker ${th('ours', 'busiest')}`, `libvips ${th('ours', 'libvips')}, others ${th('ours', 'rest')}; baseline: its thread ${th('baseline', 'main')}, libvips ${th('baseline', 'libvips')}, others ${th('baseline', 'rest')}`);
     }
     console.log(`\n  load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
