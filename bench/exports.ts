@@ -316,7 +316,7 @@ async function main(): Promise<void> {
           got[who].push(JSON.parse(line.slice(7)) as Result);
         }
       }
-      const m = (who: 'ours' | 'baseline', k: keyof Result) => median(got[who].map((r) => r[k]));
+      const m = (who: 'ours' | 'baseline', k: Exclude<keyof Result, 'threads'>) => median(got[who].map((r) => r[k]));
       row('ours: time', `${fmt(m('ours', 'ms') / 1000, 2)} s`, `baseline ${fmt(m('baseline', 'ms') / 1000, 2)} s, ratio ${fmt(m('ours', 'ms') / m('baseline', 'ms'), 2)}x`);
       row('ours: CPU time, all threads', `${fmt(m('ours', 'cpuMs') / 1000, 2)} s`, `baseline ${fmt(m('baseline', 'cpuMs') / 1000, 2)} s, ratio ${fmt(m('ours', 'cpuMs') / m('baseline', 'cpuMs'), 2)}x`);
       row('ours: peak RSS of the process (whole run)', `${fmt(m('ours', 'peakMb'))} MB`, `baseline ${fmt(m('baseline', 'peakMb'))} MB`);
