@@ -6,6 +6,7 @@
  *    (read the pair's two side streams, decide, append with revisions), median and p95; beside
  *    it, in the same run, the design before: reading and folding `matching-<company>` holding
  *    the same 100,000 matches, and deciding on it (no append).
+ *    Then the upgrade's carry of that old stream into side streams (once per data folder).
  * 2. Auto-match after one new receipt (runAutoMatch with its seed: the candidate block by the
  *    read model's posting-day index, the assignment, and the pair's side streams), in an
  *    embedded read store holding 90 days and then 360 days of lines at 1,000,000 lines over
@@ -37,6 +38,7 @@ import {
 import { CommandBus, runAutoMatch, type MatchDeps } from '@paperlink/command-api';
 import { LoadedBook } from '../command-api/src/matches/book';
 import { RECEIPTS, TRANSACTIONS, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
+import { carryLegacyMatches } from '../infra/src/eventstore/carry-legacy-matches';
 import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
 import { EmbeddedReadStore } from '../infra/src/readstore/embedded';
 import { knownMatches, matchBlock } from '../infra/src/receipts/match-block';
@@ -73,10 +75,12 @@ for (let k = 0; k < MATCHES; k += 2000) {
   for (const [id, es] of transactions) appends.push({ streamId: transactionMatchesStream(id), expectedRevision: 'no_stream', events: es.map(toNew) });
   for (const [id, es] of receipts) appends.push({ streamId: receiptMatchesStream(id), expectedRevision: 'no_stream', events: es.map(toNew) });
   await events.appendMany(appends);
-  const suggestions = changes.map((c) => ({ matchId: c.match.matchId, receiptId: c.match.receiptId, transactionId: c.match.transactionId, confidence: 90, evidence }));
+  // The old company's matches: the same shape, their own ids.
+  const ids = new Map(changes.map((c) => [c.match.matchId, { matchId: randomUUID(), receiptId: randomUUID(), transactionId: randomUUID() }]));
+  const suggestions = changes.map((c) => ({ ...ids.get(c.match.matchId)!, confidence: 90, evidence }));
   legacy.push({ type: 'MatchesSuggested', data: { companyId: legacyCompany, origin: 'auto', threshold: 75, by: 'ada', suggestions } });
   for (const d of decided) {
-    const base = { companyId: legacyCompany, matchId: d.match.matchId, receiptId: d.match.receiptId, transactionId: d.match.transactionId, by: 'ada' };
+    const base = { companyId: legacyCompany, ...ids.get(d.match.matchId)!, by: 'ada' };
     legacy.push(d.kind === 'rejected' ? { type: 'MatchRejected', data: base } : { type: 'MatchConfirmed', data: { ...base, receiptName: d.receiptName } });
   }
 }
@@ -131,6 +135,11 @@ for (let i = 0; i < 5; i++) {
   before.push(ms(t));
 }
 row('baseline: read + fold matching-<company> (ms, median)', median(before).toFixed(1), `the design before, the same ${fmt(MATCHES)} matches; ratio ${(median(before) / median(times.confirm)).toFixed(0)}x a confirm`);
+
+// The upgrade of a folder written before (ADR 0021): the old stream carried into side streams, once.
+t = performance.now();
+const carried = await carryLegacyMatches(events, [legacyCompany]);
+row('upgrade: carry matching-<company> into side streams (s)', (ms(t) / 1000).toFixed(1), `${fmt(carried.sides)} side streams, once per folder`);
 
 // 2. Auto-match after one new receipt, at 550 lines a day, over 90 and 360 days of history.
 const PER_DAY = 550;
