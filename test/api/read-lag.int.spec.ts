@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore } from '@paperlink/domain';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { png } from '../support/images';
 import { stuckProjections } from '../support/stuck-projections';
@@ -18,6 +19,34 @@ const LUNCH = '2024-05-03,NOODLE BAR,-12.00,,,,,';
 const FUEL = '2024-05-04,SHELL OIL,-60.00,,,,,';
 
 const gate = stuckProjections();
+
+/**
+ * Armed, holds the first append of a statement (its ledger stream) until a second one comes,
+ * so that two imports of one company decide on the same state and append one after the other.
+ */
+const race = { armed: false, held: 0, release: undefined as (() => void) | undefined };
+function holdFirstImport(events: EventStore): EventStore {
+  return new Proxy(events, {
+    get(target, prop, receiver) {
+      if (prop === 'appendMany') {
+        const appendMany: EventStore['appendMany'] = async (appends) => {
+          if (race.armed && appends.some((a) => a.streamId.startsWith('imports-'))) {
+            race.held++;
+            if (race.release) race.release();
+            else await new Promise<void>((resolve) => {
+              race.release = resolve;
+              setTimeout(resolve, 5000);
+            });
+          }
+          return target.appendMany(appends);
+        };
+        return appendMany;
+      }
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 let api: Api;
 let ada: Account;
 let bo: Account;
@@ -40,7 +69,7 @@ async function caughtUp(): Promise<void> {
 
 describe('decisions while the read side is behind', () => {
   beforeAll(async () => {
-    api = await startApi({ READ_SIDE_WAIT_MS: '300' }, undefined, { wrapEvents: gate.wrap, noJobs: true });
+    api = await startApi({ READ_SIDE_WAIT_MS: '300' }, undefined, { wrapEvents: (e) => holdFirstImport(gate.wrap(e)), noJobs: true });
     ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin' });
     bo = await registerAccount(api, { firstName: 'Bo', lastName: 'Other', companyName: 'Other Co' });
   });
@@ -101,5 +130,28 @@ describe('decisions while the read side is behind', () => {
     expect((await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', png(4, 4, { seed: 7 }), 'r.png')).status).toBe(201);
     expect((await api.http.delete(`/api/masterdata/categories/${String(itemRes.body.id)}`).set(ada.headers())).status).toBe(200);
     expect((await api.http.put(`/api/transactions/${randomUUID()}`).set(ada.headers()).send({ description: 'x', category: 'c', job_number: 'j', cost_code: 'k', amount: -1 })).status).toBe(404);
+  });
+
+  it('two imports of one company at once: they decide one after the other, a line both hold is taken once', async () => {
+    const TAXI = '2024-07-01,CITY TAXI,-23.00,,,,,';
+    const HOTEL = '2024-07-02,HARBOUR HOTEL,-210.00,,,,,';
+    const TRAIN = '2024-07-03,RAIL TICKET,-41.00,,,,,';
+    // The company's ledger is indexed by its first import (ADR 0023): done here, so that only the ledger's revision orders the two.
+    expect((await importFile(statement('2024-07-09,PARKING,-2.00,,,,,'), 'july-0.csv')).status).toBe(200);
+    const before = (await transactions()).length;
+    race.armed = true;
+    try {
+      const [a, b] = await Promise.all([importFile(statement(TAXI, HOTEL), 'july-a.csv'), importFile(statement(HOTEL, TRAIN), 'july-b.csv')]);
+      expect(race.held).toBeGreaterThanOrEqual(2); // both decided before either appended
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect((a.body as { imported: number }).imported + (b.body as { imported: number }).imported).toBe(3);
+    } finally {
+      race.armed = false;
+      race.release?.();
+    }
+    await caughtUp();
+    const now = await transactions();
+    expect(now).toHaveLength(before + 3);
+    expect(now.filter((t) => t.description === 'HARBOUR HOTEL')).toHaveLength(1);
   });
 });
