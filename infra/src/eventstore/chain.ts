@@ -200,14 +200,13 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
  *
  * - Each document is compared with the stored hash of its own row (both aggregates take the rows
  *   in the same order, whatever it is), and carries the stored hash of the row at position - 1:
- *   the chunk's order does not matter, and the head's hash is the one of the row at max(position)
- *   (SQLite takes a bare column from the row of the query's one max()).
+ *   the chunk's order does not matter (the new head's hash is read from its row).
  * - Rows `after` < p <= `until` that number max - after are the positions after+1 … max, no gap.
  * - Names (event id, stream, type) go between quotes as they are; a chunk where one holds a quote
  *   or a backslash (`odd`) is walked row by row, with JSON.stringify's escaping.
  */
-const FAST_CHUNK = `SELECT count(*), max(position), head, CAST(group_concat(doc, char(10)) AS BLOB), group_concat(stored, ''), sum(odd) FROM (
-  SELECT e.position AS position, hex(e.hash) AS stored, lower(hex(e.hash)) AS head,
+const FAST_CHUNK = `SELECT count(*), max(position), CAST(group_concat(doc, char(10)) AS BLOB), group_concat(stored, ''), sum(odd) FROM (
+  SELECT e.position AS position, hex(e.hash) AS stored,
     '{"data":' || e.data || ',"id":"' || e.event_id || '","metadata":' || coalesce(e.metadata, m.metadata, 'null') || ',"position":' || e.position
     || ',"prevHash":"' || CASE WHEN p.hash IS NULL THEN '${GENESIS_HASH}' ELSE lower(hex(p.hash)) END || '","revision":' || e.revision
     || ',"stream":"' || s.stream_id || '","type":"' || e.type || '"}' AS doc,
@@ -261,7 +260,8 @@ export function verifyChain(db: Database.Database, range: { after: number; until
     head = { position, hash: found };
     return true;
   };
-  const chunk = db.prepare<[number, number], [number, number | null, string | null, Buffer | null, string | null, number | null]>(FAST_CHUNK).raw();
+  const chunk = db.prepare<[number, number], [number, number | null, Buffer | null, string | null, number | null]>(FAST_CHUNK).raw();
+  const hashAt = db.prepare<[number], [Buffer | null]>('SELECT hash FROM events WHERE position = ?').raw();
   // A chunk the fast path does not vouch for is walked row by row, and so are the next 1, 2, 4 …
   // 64 chunks after each such chunk found intact (rows of an older file, stored as JSON.stringify
   // wrote them), in one walk each (a walk reads the stream names first).
@@ -277,11 +277,11 @@ export function verifyChain(db: Database.Database, range: { after: number; until
       end = after + Math.ceil((end - after) / 2);
       bytes = dataBytes(after, end);
     }
-    const [count, lastInChunk, headHash, docs, stored, odd] = bytes > chunkBytes ? [0, null, null, null, null, null] : chunk.get(after, end)!;
+    const [count, lastInChunk, docs, stored, odd] = bytes > chunkBytes ? [0, null, null, null, null] : chunk.get(after, end)!;
     const hashes = stored && stored.length === 64 * count ? Buffer.from(stored, 'hex').toString('hex') : '';
-    if (count > 0 && after === head.position && lastInChunk === after + count && odd === 0 && headHash && docs && hashes.length === 64 * count && intact(docs, hashes, count)) {
+    if (count > 0 && after === head.position && lastInChunk === after + count && odd === 0 && docs && hashes.length === 64 * count && intact(docs, hashes, count)) {
       checked += count;
-      head = { position: lastInChunk, hash: headHash };
+      head = { position: lastInChunk, hash: hashAt.get(lastInChunk)![0]!.toString('hex') };
       backoff = 0;
       after = end;
       continue;
