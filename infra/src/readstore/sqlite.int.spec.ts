@@ -141,6 +141,32 @@ describe('SQLite read store on disk', () => {
     await b.close();
   });
 
+  it('fills a dropped collection without its indexes and builds them when it is read or flushed (a blue-green generation keeps them)', async () => {
+    const path = file();
+    const writer = new SqliteReadStore(path);
+    const reader = new SqliteReadStore(path);
+    reader.followOtherWriters();
+    const docs = new Map(Array.from({ length: 300 }, (_, i) => [`d${i}`, { _id: `d${i}`, c: `c${i % 3}`, n: i } as Doc]));
+    for (const name of ['plain', 'plain__g1']) {
+      await writer.ensureIndexes(name, [['c', 'n']]);
+      await writer.drop([name], []);
+      await writer.commit(new Map([[name, docs]]), []);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the group commits on its own, without building
+    const uses = (store: SqliteReadStore, name: string) => store.plan(name, { c: 'c1' }, { sort: { n: -1 }, limit: 5 })!.join(' ');
+    expect(uses(reader, 'plain')).not.toMatch(/INDEX ix_/); // a reader never builds them
+    expect(uses(reader, 'plain__g1')).toMatch(/USING (COVERING )?INDEX ix_/);
+    await writer.close();
+    // Stopped before the indexes were built: the next writer builds them on the first query.
+    const again = new SqliteReadStore(path);
+    expect(uses(again, 'plain')).toMatch(/USING (COVERING )?INDEX ix_/);
+    expect((await again.collection('plain').find({ c: 'c1' }, { sort: { n: -1 }, limit: 2 })).map((d) => d.n)).toEqual([298, 295]);
+    await again.flush();
+    expect(uses(reader, 'plain')).toMatch(/USING (COVERING )?INDEX ix_/);
+    await again.close();
+    await reader.close();
+  });
+
   it('commits writes and checkpoints all or nothing', async () => {
     const path = file();
     const s = new SqliteReadStore(path);

@@ -39,6 +39,8 @@ interface Table {
   sql: string;
   kinds: PathKinds;
   indexes: string[][];
+  /** Declared indexes not built yet: a collection filled from empty gets them after its load (see drop). */
+  pending: string[][];
   counts: Map<string, KeptCount>;
   /** Where findInPages-style readers left off: filter and skip -> last id served. */
   cursors: Map<string, string>;
@@ -180,6 +182,13 @@ export class SqliteReadStore implements ReadStore {
     this.otherWriters = { version, seen: version.get() };
   }
 
+  /** A table about to be queried (not read by id): with its indexes. */
+  private readTable(name: string): Table {
+    const t = this.table(name);
+    this.buildPending(t);
+    return t;
+  }
+
   /** A collection's table, created on first use, with what is known about its paths. */
   private table(name: string): Table {
     if (this.otherWriters) {
@@ -196,7 +205,9 @@ export class SqliteReadStore implements ReadStore {
     const kinds: PathKinds = new Map();
     for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
     const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
-    t = { name, sql, kinds, indexes, counts: new Map(), cursors: new Map() };
+    const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(name)) as string[]);
+    t = { name, sql, kinds, indexes, pending: [], counts: new Map(), cursors: new Map() };
+    t.pending = indexes.filter((fields) => !built.has(this.indexName(t!, fields)));
     this.tables.set(name, t);
     return t;
   }
@@ -227,6 +238,7 @@ export class SqliteReadStore implements ReadStore {
     if (keys.length === 0) return '';
     const pinned = new Set(Object.entries(filter).filter(([k, v]) => !k.startsWith('$') && (typeof v === 'string' || typeof v === 'number')).map(([k]) => k));
     for (const fields of t.indexes) {
+      if (t.pending.includes(fields)) continue;
       let at = 0;
       while (at < fields.length && pinned.has(fields[at]!)) at++;
       if (at < fields.length && fields[at] === keys[0]) return ` INDEXED BY "${this.indexName(t, fields)}"`;
@@ -239,12 +251,28 @@ export class SqliteReadStore implements ReadStore {
     const wanted = [...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])];
     for (const fields of wanted) {
       if (fields.length === 0 || t.indexes.some((i) => i.join('\0') === fields.join('\0'))) continue;
+      const later = t.pending.length > 0;
       this.db.transaction(() => {
-        this.createIndex(t, fields);
+        if (!later) this.createIndex(t, fields);
         this.stmt('INSERT OR IGNORE INTO _indexes (coll, fields) VALUES (?, ?)').run(collection, JSON.stringify(fields));
       })();
       t.indexes.push(fields);
+      if (later) t.pending.push(fields);
     }
+  }
+
+  /**
+   * Builds the indexes a collection filled from empty was waiting for. SQLite builds an index
+   * from a sort of the whole table, several times faster than updating it row by row while
+   * the rows arrive. Not in a process that follows another's writes (it never writes).
+   */
+  private buildPending(t: Table): void {
+    if (t.pending.length === 0 || this.otherWriters) return;
+    const pending = t.pending;
+    this.db.transaction(() => {
+      for (const fields of pending) this.createIndex(t, fields);
+    })();
+    t.pending = [];
   }
 
   private readDoc(t: Table, id: string): Doc | null {
@@ -358,7 +386,11 @@ export class SqliteReadStore implements ReadStore {
         const t = this.table(name);
         this.db.exec(`DROP TABLE IF EXISTS ${t.sql}`);
         this.db.exec(`CREATE TABLE ${t.sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
-        for (const fields of t.indexes) this.createIndex(t, fields);
+        // Filled from empty by a rebuild: the indexes are built when it is first read or
+        // flushed (buildPending), except for a blue-green generation, which is built while the
+        // live one answers and switched to without a pause.
+        if (/__g\d+$/.test(name)) for (const fields of t.indexes) this.createIndex(t, fields);
+        else t.pending = [...t.indexes];
         this.stmt('DELETE FROM _kinds WHERE coll = ?').run(name);
         t.kinds.clear();
         t.counts.clear();
@@ -372,6 +404,14 @@ export class SqliteReadStore implements ReadStore {
 
   /** Ends the open group transaction, if any. */
   async flush(): Promise<void> {
+    // Pending indexes one at a time, the event loop free between them (a million rows: seconds each).
+    for (const t of [...this.tables.values()]) {
+      while (t.pending.length > 0 && !this.otherWriters && this.tables.get(t.name) === t) {
+        this.createIndex(t, t.pending[0]!);
+        t.pending.shift();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
     this.commitGroup();
     if (this.failure) throw this.failure;
   }
@@ -406,7 +446,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** The number of matches, kept through writes once asked for (lists ask on every page). */
   count(name: string, filter: Filter): number {
-    const t = this.table(name);
+    const t = this.readTable(name);
     const kept = this.keptCount(t, filter);
     if (kept !== undefined) return kept;
     const where = compileWhere(filter, t.kinds);
@@ -425,7 +465,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** A page (and, when asked, the number of all matches). */
   page(name: string, filter: Filter, options: FindOptions, withTotal: boolean): { docs: Doc[]; total?: number } {
-    const t = this.table(name);
+    const t = this.readTable(name);
     const where = compileWhere(filter, t.kinds);
     const sorted = options.sort && Object.keys(options.sort).length > 0;
     const paged = options.limit !== undefined || (options.skip ?? 0) > 0;
@@ -493,7 +533,7 @@ export class SqliteReadStore implements ReadStore {
    * null when part of the filter or sort is left to JavaScript. For tests and diagnosis.
    */
   plan(name: string, filter: Filter, options: FindOptions): string[] | null {
-    const t = this.table(name);
+    const t = this.readTable(name);
     const where = compileWhere(filter, t.kinds);
     const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
     if (where.rest || !order) return null;
@@ -502,7 +542,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {
-    const t = this.table(name);
+    const t = this.readTable(name);
     const where = compileWhere(filter, t.kinds);
     const key = filterKey(filter);
     const cursorKey = key === undefined ? undefined : `${key}\0${skip}`;
