@@ -6,9 +6,11 @@ import { asOfFor } from './as-of';
 export const API_BASE = import.meta.env.VITE_API_BASE || '/api';
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const MAX_429_RETRIES = 2;
+/** Retries of a decision refused while the read side catches up (503 read_side_behind). */
+export const MAX_503_RETRIES = 3;
 export const MAX_RETRY_WAIT_S = 8;
 
-type RetryConfig = InternalAxiosRequestConfig & { _retry429?: number; _retried401?: boolean; _requestId?: string };
+type RetryConfig = InternalAxiosRequestConfig & { _retry429?: number; _retry503?: number; _retried401?: boolean; _requestId?: string };
 
 export interface ClientOptions {
   baseURL?: string;
@@ -80,6 +82,15 @@ export function createApiClient(options: ClientOptions = {}): AxiosInstance {
       config._retry429 = (config._retry429 ?? 0) + 1;
       const header = error.response?.headers?.['retry-after'] as string | undefined;
       await sleep(retryDelaySeconds(header, config._retry429) * 1000);
+      return client.request(config);
+    }
+    // The server refuses a decision while its read side is behind (503 read_side_behind, before
+    // anything is written): the same request, same X-Request-Id, is tried again after Retry-After.
+    const code = (error.response?.data as { code?: unknown } | undefined)?.code;
+    if (status === 503 && code === 'read_side_behind' && (config._retry503 ?? 0) < MAX_503_RETRIES) {
+      config._retry503 = (config._retry503 ?? 0) + 1;
+      const header = error.response?.headers?.['retry-after'] as string | undefined;
+      await sleep(retryDelaySeconds(header, config._retry503) * 1000);
       return client.request(config);
     }
     const isAuthCall = /\/auth\/(login|register|refresh)$/.test(config.url ?? '');

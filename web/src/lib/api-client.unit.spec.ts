@@ -70,6 +70,19 @@ describe('429 back-off', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('retries a 503 read_side_behind after Retry-After with the same request id, and not another 503', async () => {
+    const waits: number[] = [];
+    const { calls, adapter } = fakeServer((_c, n) => (n < 3 ? { status: 503, headers: { 'retry-after': '2' }, data: { error: 'behind', code: 'read_side_behind' } } : { status: 200, data: { ok: true } }));
+    const res = await createApiClient({ adapter, sleep: async (ms) => void waits.push(ms) }).post('/x', { a: 1 });
+    expect(res.data).toEqual({ ok: true });
+    expect(waits).toEqual([2000, 2000]);
+    expect(new Set(calls.map((c) => header(c, 'X-Request-Id'))).size).toBe(1);
+
+    const other = fakeServer(() => ({ status: 503, data: { error: 'down', code: 'unavailable' } }));
+    await expect(createApiClient({ adapter: other.adapter, sleep: async () => undefined }).get('/y')).rejects.toMatchObject({ response: { status: 503 } });
+    expect(other.calls).toHaveLength(1);
+  });
+
   it('caps the wait at 8 seconds', () => {
     expect(retryDelaySeconds('30', 1)).toBe(8);
     expect(retryDelaySeconds(undefined, 4)).toBe(8);
