@@ -92,20 +92,20 @@ const fresh = Array.from({ length: DECISIONS * 3 }, () => ({ receiptId: randomUU
 for (let i = 0; i < fresh.length; i += 200) {
   const slice = fresh.slice(i, i + 200);
   await bus.run(ctx, async () => {
-    const book = await new LoadedBook(events).load(slice.map((p) => p.receiptId), slice.map((p) => p.transactionId));
-    return { appends: await book.appends(companyId, 'system', decideProposals({ threshold: 75, origin: 'auto', proposals: slice.map((p) => ({ ...p, confidence: 90, evidence })), considered: [], newId: randomUUID }, book)), body: null };
+    const book = await new LoadedBook(events, companyId).load(slice.map((p) => p.receiptId), slice.map((p) => p.transactionId));
+    return { appends: await book.appends('system', decideProposals({ threshold: 75, origin: 'auto', proposals: slice.map((p) => ({ ...p, confidence: 90, evidence })), considered: [], newId: randomUUID }, book)), body: null };
   });
 }
-const matchOf = async (p: { receiptId: string; transactionId: string }) => [...(await new LoadedBook(events).load([p.receiptId], [])).receipt(p.receiptId).matches.values()][0]!.matchId;
+const matchOf = async (p: { receiptId: string; transactionId: string }) => [...(await new LoadedBook(events, companyId).load([p.receiptId], [])).receipt(p.receiptId).matches.values()][0]!.matchId;
 const times: Record<'confirm' | 'reject' | 'manual', number[]> = { confirm: [], reject: [], manual: [] };
 for (let i = 0; i < DECISIONS; i++) {
   for (const [kind, p] of [['confirm', fresh[3 * i]!], ['reject', fresh[3 * i + 1]!]] as const) {
     const matchId = await matchOf(p);
     t = performance.now();
     await bus.run(ctx, async () => {
-      const book = await new LoadedBook(events).load([p.receiptId], [p.transactionId]);
+      const book = await new LoadedBook(events, companyId).load([p.receiptId], [p.transactionId]);
       const changes = decidePair(kind === 'confirm' ? 'ConfirmMatch' : 'RejectMatch', { companyId, by: 'ada', role: 'admin', matchId, ...p, side: { receiptName: 'x.jpg' } }, book);
-      return { appends: await book.appends(companyId, 'ada', changes), body: null };
+      return { appends: await book.appends('ada', changes), body: null };
     });
     times[kind].push(ms(t));
   }
@@ -113,9 +113,9 @@ for (let i = 0; i < DECISIONS; i++) {
   const other = { receiptId: m.receiptId, transactionId: randomUUID() };
   t = performance.now();
   await bus.run(ctx, async () => {
-    const book = await new LoadedBook(events).load([other.receiptId], [other.transactionId]);
+    const book = await new LoadedBook(events, companyId).load([other.receiptId], [other.transactionId]);
     const changes = decideManual({ by: 'ada', role: 'admin', ...other, confidence: 0, evidence, side: { receiptName: 'x.jpg' }, newId: randomUUID }, book);
-    return { appends: await book.appends(companyId, 'ada', changes), body: null };
+    return { appends: await book.appends('ada', changes), body: null };
   });
   times.manual.push(ms(t));
 }

@@ -123,9 +123,13 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const positions = await CompanyPositions.open(adapters.events, !config.EVENTSTORE_URL && role === 'all');
     const events = positions.wrap(options.wrapEvents ? options.wrapEvents(adapters.events) : adapters.events);
     const decisionPosition = (companyId: string) => positions.of(companyId);
-    // Before any command or job: matches move into the streams of their sides, once (ADR 0021).
+    // Matches move into the streams of their sides, once (ADR 0021), in the background: a
+    // company's match decisions wait for its mark (command-api/src/matches/book.ts), the rest answers at once.
     if (config.EVENTSTORE_URL) console.warn('matching: old matching-<company> streams on EventStoreDB are not carried into side streams (ADR 0021)');
-    await carryLegacyMatches(events, legacyMatching);
+    const carryStop = { stopped: false };
+    const matchingCarry = carryLegacyMatches(events, legacyMatching, carryStop).catch((error: unknown) => {
+      console.error('matching: carrying old matches into side streams failed (the next start goes on):', error);
+    });
     const projections = options.projections ?? allProjections();
     // Queries and projectors see each projection's live generation (blue-green rebuilds).
     const readStore = await GenerationalReadStore.open(adapters.readStore, projections);
@@ -399,6 +403,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         if (closed) return;
         closed = true;
         stopping = true;
+        carryStop.stopped = true;
+        await matchingCarry;
         await orphanSweep;
         clearInterval(snapshotTimer);
         for (const r of reactors) await r.stop();

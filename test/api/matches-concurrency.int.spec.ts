@@ -51,25 +51,25 @@ afterAll(async () => {
 async function suggest(receiptId: string, transactionId: string): Promise<string> {
   let matchId = '';
   await bus.run(ctx, async () => {
-    const book = await new LoadedBook(bus.events).load([receiptId], [transactionId]);
+    const book = await new LoadedBook(bus.events, companyId).load([receiptId], [transactionId]);
     const changes = decideProposals({ threshold: 0, origin: 'find', proposals: [{ receiptId, transactionId, confidence: 80, evidence }], considered: [], newId: () => (matchId = randomUUID()) }, book);
-    return { appends: await book.appends(companyId, 'ada', changes), body: null };
+    return { appends: await book.appends('ada', changes), body: null };
   });
   return matchId;
 }
 
 const confirm = (matchId: string, receiptId: string, transactionId: string) =>
   bus.run(ctx, async () => {
-    const book = await new LoadedBook(bus.events).load([receiptId], [transactionId]);
+    const book = await new LoadedBook(bus.events, companyId).load([receiptId], [transactionId]);
     const changes = decidePair('ConfirmMatch', { companyId, by: 'ada', role: 'admin', matchId, receiptId, transactionId, side: { receiptName: 'r.jpg' } }, book);
-    return { appends: await book.appends(companyId, 'ada', changes), body: null };
+    return { appends: await book.appends('ada', changes), body: null };
   });
 
 const manual = (receiptId: string, transactionId: string) =>
   bus.run(ctx, async () => {
-    const book = await new LoadedBook(bus.events).load([receiptId], [transactionId]);
+    const book = await new LoadedBook(bus.events, companyId).load([receiptId], [transactionId]);
     const changes = decideManual({ by: 'ada', role: 'admin', receiptId, transactionId, confidence: 0, evidence, side: { receiptName: 'r.jpg' }, newId: randomUUID }, book);
-    return { appends: await book.appends(companyId, 'ada', changes), body: null };
+    return { appends: await book.appends('ada', changes), body: null };
   });
 
 describe('confirmations at once', () => {
@@ -83,7 +83,7 @@ describe('confirmations at once', () => {
       const won = settled.map((s) => s.status === 'fulfilled');
       // Either the suggestion, or the two matches by hand (which share nothing with each other).
       expect([[true, false, false], [false, true, true]]).toContainEqual(won);
-      const book = await new LoadedBook(store).load([r1, r2], [t1, t2]);
+      const book = await new LoadedBook(store, companyId).load([r1, r2], [t1, t2]);
       const confirmed = [book.receipt(r1), book.receipt(r2), book.transaction(t1), book.transaction(t2)].map((side) => [...side.matches.values()].filter((x) => x.status === 'confirmed').length);
       expect(confirmed, JSON.stringify(confirmed)).toEqual(won[0] ? [1, 0, 1, 0] : [1, 1, 1, 1]);
       // Both streams of a side agree on what is confirmed.

@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchingCarriedStream, matchingStream, receiptMatchesStream, transactionMatchesStream, type EventStore, type RecordedEvent } from '@paperlink/domain';
+import { confirmedOf, matchingCarriedStream, matchingStream, receiptMatchesStream, transactionMatchesStream, type EventStore, type RecordedEvent } from '@paperlink/domain';
+import { LoadedBook } from '../../command-api/src/matches/book';
 import { carryLegacyMatches } from '../../infra/src/eventstore/carry-legacy-matches';
 import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { startApi, type Api } from '../support/harness';
@@ -85,10 +86,12 @@ const list = async () => ((await api.http.get('/api/matches').set(h)).body as Ar
 
 describe('matches of a data folder made by 3dfe0f7', () => {
   it('are carried into their side streams once, and the lists are the same', async () => {
+    // The carry runs in the background after the start: its mark says it is done.
+    const events = api.paperlink.adapters.events;
+    for (let i = 0; i < 100 && (await events.readStream(matchingCarriedStream(facts.companyId))).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await list()).toEqual(facts.matches);
     expect(((await api.http.get('/api/matches/pending').set(h)).body as Array<{ id: string }>).map((m) => m.id).sort()).toEqual(facts.pending);
     expect((await api.http.get('/api/matches/stats').set(h)).body).toEqual(facts.stats);
-    const events = api.paperlink.adapters.events;
     for (const s of sideStreams()) expect(carriedNotes(await events.readStream(s)), s).toHaveLength(1);
     expect(await events.readStream(matchingCarriedStream(facts.companyId))).toHaveLength(1);
   });
@@ -142,6 +145,29 @@ describe('matches of a data folder made by 3dfe0f7', () => {
 });
 
 describe('the carry', () => {
+  it('holds match decisions of the company until it is done: they never decide on a side not carried yet', async () => {
+    const other = copy();
+    const store = new SqliteEventStore(join(other, 'events.sqlite'));
+    try {
+      let loaded = false;
+      const loading = new LoadedBook(store, facts.companyId).load([facts.confirmed.receiptId], [facts.confirmed.transactionId]).then((book) => {
+        loaded = true;
+        return book;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(loaded).toBe(false);
+      await carryLegacyMatches(store, [facts.companyId]);
+      const book = await loading;
+      expect(confirmedOf(book.receipt(facts.confirmed.receiptId))?.matchId).toBe(facts.confirmed.id);
+      expect(confirmedOf(book.transaction(facts.confirmed.transactionId))?.matchId).toBe(facts.confirmed.id);
+      // A company without an old stream is not held.
+      await new LoadedBook(store, 'a-company-of-today').load(['r'], ['t']);
+    } finally {
+      await store.close();
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('resumes after a crash before its end mark, carrying no side twice', async () => {
     const other = copy();
     const store = new SqliteEventStore(join(other, 'events.sqlite'));

@@ -100,7 +100,7 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
   // People's decisions the assignment leaves out: for a block from its side streams, for a full run from the read model.
   let decided: KnownMatch[];
   if (seed) {
-    const book = await new LoadedBook(deps.bus.events).load(receiptIds, txIds);
+    const book = await new LoadedBook(deps.bus.events, companyId).load(receiptIds, txIds);
     decided = [];
     for (const id of receiptIds) for (const m of book.receipt(id).matches.values()) if (m.status === 'confirmed' || m.status === 'rejected') decided.push(m);
     for (const id of txIds) {
@@ -129,13 +129,13 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
     const withdraw = considered.slice(i, i + PAIRS_PER_COMMAND);
     let counts = { suggested: 0, withdrawn: 0 };
     await deps.bus.run(ctx, async () => {
-      const book = await new LoadedBook(deps.bus.events).load(
+      const book = await new LoadedBook(deps.bus.events, companyId).load(
         [...slice.map((p) => p.receiptId), ...withdraw.map((m) => m.receiptId)],
         [...slice.map((p) => p.transactionId), ...withdraw.map((m) => m.transactionId)],
       );
       const changes = decideProposals({ threshold, origin: 'auto', proposals: slice, considered: withdraw, newId }, book);
       counts = { suggested: changes.filter((c) => c.kind === 'suggested').length, withdrawn: changes.filter((c) => c.kind === 'withdrawn').length };
-      return { appends: await book.appends(companyId, ctx.userId!, changes), body: null };
+      return { appends: await book.appends(ctx.userId!, changes), body: null };
     });
     outcome.suggested += counts.suggested;
     outcome.withdrawn += counts.withdrawn;

@@ -1,6 +1,9 @@
 import {
+  AppError,
   eventsOfChanges,
   foldSide,
+  matchingCarriedStream,
+  matchingStream,
   receiptMatchesStream,
   sidesOf,
   transactionMatchesStream,
@@ -15,6 +18,31 @@ import type { Plan } from '../core/bus';
 
 /** Side streams read at once (a full auto-match run reads thousands, a slice at a time). */
 const READ_CONCURRENCY = 64;
+/** How long a decision waits for its company's old matches to be carried before answering 503. */
+const CARRY_WAIT_MS = 20_000;
+
+/** Companies known to have no old `matching-<company>` stream left to carry, per event store (in this process). */
+const carried = new WeakMap<EventStore, Set<string>>();
+
+/**
+ * Waits until the company's matches are in their side streams: a data folder written before issue
+ * 13 has them in `matching-<company>` until the start-up carry (infra, ADR 0021) marks the company
+ * done. Read once per company and process: the old stream's first event (none for a company that
+ * never had one) and the mark.
+ */
+async function sidesReady(events: EventStore, companyId: string): Promise<void> {
+  let known = carried.get(events);
+  if (!known) carried.set(events, (known = new Set()));
+  if (known.has(companyId)) return;
+  const [old] = await events.readStream(matchingStream(companyId), { maxCount: 1 });
+  for (const start = Date.now(); old; ) {
+    const [mark] = await events.readStream(matchingCarriedStream(companyId), { maxCount: 1 });
+    if (mark) break;
+    if (Date.now() - start > CARRY_WAIT_MS) throw new AppError(503, 'matching_upgrading', 'The matches of this company are being moved to a new format; try again in a moment');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  known.add(companyId);
+}
 
 /**
  * The side streams a matching decision has read, with their revisions (ADR 0021). A decision
@@ -24,9 +52,10 @@ const READ_CONCURRENCY = 64;
 export class LoadedBook implements MatchBook {
   private readonly sides = new Map<string, { state: SideState; expected: ExpectedRevision }>();
 
-  constructor(private readonly events: EventStore) {}
+  constructor(private readonly events: EventStore, private readonly companyId: string) {}
 
   async load(receiptIds: Iterable<string>, transactionIds: Iterable<string>): Promise<this> {
+    await sidesReady(this.events, this.companyId);
     const streams = [...new Set([...[...receiptIds].map(receiptMatchesStream), ...[...transactionIds].map(transactionMatchesStream)])].filter((s) => !this.sides.has(s));
     for (let i = 0; i < streams.length; i += READ_CONCURRENCY) {
       await Promise.all(streams.slice(i, i + READ_CONCURRENCY).map(async (stream) => {
@@ -55,7 +84,8 @@ export class LoadedBook implements MatchBook {
   }
 
   /** The appends of a decision's changes, every stream with the revision read: transactions' notes first (ADR 0016). */
-  async appends(companyId: string, by: string, changes: readonly MatchChange[]): Promise<Plan['appends']> {
+  async appends(by: string, changes: readonly MatchChange[]): Promise<Plan['appends']> {
+    const { companyId } = this;
     if (changes.length === 0) return [];
     const touched = sidesOf(changes);
     await this.load(touched.receiptIds, touched.transactionIds);

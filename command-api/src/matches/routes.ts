@@ -70,7 +70,7 @@ export function matchRouter(deps: MatchDeps): Router {
     let suggestedId: string | null = null;
     await send(req, res, bus, async (): Promise<Plan> => {
       suggestedId = null;
-      const book = await new LoadedBook(bus.events).load([receipt.id], scored.map((x) => x.t.id));
+      const book = await new LoadedBook(bus.events, ctx.companyId!).load([receipt.id], scored.map((x) => x.t.id));
       const r = book.receipt(receipt.id);
       const rejected = (tId: string) => [...r.matches.values()].some((m) => m.status === 'rejected' && m.transactionId === tId);
       const best = scored.find((x) => x.s.confidence >= threshold && !confirmedOf(book.transaction(x.t.id)) && !rejected(x.t.id));
@@ -78,7 +78,7 @@ export function matchRouter(deps: MatchDeps): Router {
         ? decideProposals({ threshold, origin: 'find', proposals: [{ receiptId: receipt.id, transactionId: best.t.id, confidence: best.s.confidence, evidence: best.s.evidence }], considered: [], newId: () => (suggestedId = newId()) }, book)
         : [];
       return {
-        appends: await book.appends(ctx.companyId!, ctx.userId!, changes),
+        appends: await book.appends(ctx.userId!, changes),
         body: {
           receiptId: receipt.id,
           suggested: changes.length > 0,
@@ -103,14 +103,14 @@ export function matchRouter(deps: MatchDeps): Router {
     const score = scoreMatch(r, t);
     const evidence = score?.evidence ?? { amountDiffCents: null, amountRatio: null, amountKind: 'unknown', daysBetween: null, merchantSimilarity: null, uploaderIsCardHolder: null, reasons: ['Matched by hand'] };
     await send(req, res, bus, async (): Promise<Plan> => {
-      const book = await new LoadedBook(bus.events).load([r.id], [t.id]);
+      const book = await new LoadedBook(bus.events, ctx.companyId!).load([r.id], [t.id]);
       const changes = decideManual({
         by: ctx.userId!, role: ctx.role!, receiptId: r.id, transactionId: t.id, confidence: score?.confidence ?? 0, evidence,
         side: { receiptName: r.name, receiptOwner: r.owner, transactionOwner: t.owner }, newId,
       }, book);
       const confirmed = changes.find((c) => c.kind === 'confirmed')!;
       return {
-        appends: await book.appends(ctx.companyId!, ctx.userId!, changes),
+        appends: await book.appends(ctx.userId!, changes),
         body: { match: { id: confirmed.match.matchId, receipt_id: r.id, transaction_id: t.id, match_confidence: score?.confidence ?? 0, user_confirmed: true, evidence }, message: 'Match created' },
       };
     });
@@ -124,9 +124,9 @@ export function matchRouter(deps: MatchDeps): Router {
     if (!sides) throw new NotFoundError('Match not found', 'match_not_found');
     const side = await sideFor(ctx, sides.receiptId, sides.transactionId);
     await send(req, res, bus, async (): Promise<Plan> => {
-      const book = await new LoadedBook(bus.events).load([sides.receiptId], [sides.transactionId]);
+      const book = await new LoadedBook(bus.events, ctx.companyId!).load([sides.receiptId], [sides.transactionId]);
       const changes = decidePair(type, { companyId: ctx.companyId!, by: ctx.userId!, role: ctx.role!, matchId, ...sides, side }, book);
-      return { appends: await book.appends(ctx.companyId!, ctx.userId!, changes), body: { success: true, id: matchId, message } };
+      return { appends: await book.appends(ctx.userId!, changes), body: { success: true, id: matchId, message } };
     });
   };
   router.put('/matches/:id/confirm', company, decision('ConfirmMatch', 'Match confirmed'));
@@ -138,12 +138,12 @@ export function matchRouter(deps: MatchDeps): Router {
 
 /** Extra appends that drop a receipt's matches when it is deleted (same append; its side streams only). */
 export async function forgetReceiptAppends(bus: CommandBus, companyId: string, by: string, receiptId: string, _receiptName: string): Promise<Plan['appends']> {
-  const book = await new LoadedBook(bus.events).load([receiptId], []);
-  return book.appends(companyId, by, decideForget('receipt', receiptId, book));
+  const book = await new LoadedBook(bus.events, companyId).load([receiptId], []);
+  return book.appends(by, decideForget('receipt', receiptId, book));
 }
 
 /** Extra appends that drop a transaction's matches when it is deleted. */
 export async function forgetTransactionAppends(bus: CommandBus, companyId: string, by: string, transactionId: string, _receiptNames: Map<string, string>): Promise<Plan['appends']> {
-  const book = await new LoadedBook(bus.events).load([], [transactionId]);
-  return book.appends(companyId, by, decideForget('transaction', transactionId, book));
+  const book = await new LoadedBook(bus.events, companyId).load([], [transactionId]);
+  return book.appends(by, decideForget('transaction', transactionId, book));
 }

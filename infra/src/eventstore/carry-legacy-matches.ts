@@ -29,13 +29,16 @@ import {
  *
  * Resumable and idempotent: a side whose stream already holds its carried note is skipped,
  * and a carried note's event id is derived from the company and the stream, so appending it
- * twice stores it once. The old stream is never written again; it stays for auditors.
+ * twice stores it once (a stop or a crash before the mark: the next start goes on). The old
+ * stream is never written again; it stays for auditors. It runs in the background: until a
+ * company's mark is there, its match decisions wait (command-api/src/matches/book.ts).
  * Projections ignore `MatchesNoted`: the read models do not change.
  */
-export async function carryLegacyMatches(events: EventStore, companyIds: Iterable<string>, now = new Date()): Promise<{ companies: number; sides: number }> {
+export async function carryLegacyMatches(events: EventStore, companyIds: Iterable<string>, stop: { stopped: boolean } = { stopped: false }, now = new Date()): Promise<{ companies: number; sides: number }> {
   let companies = 0;
   let sides = 0;
   for (const companyId of companyIds) {
+    if (stop.stopped) break;
     const [mark] = await events.readStream(matchingCarriedStream(companyId), { maxCount: 1 });
     if (mark) continue;
     const legacy = (await events.readStream(matchingStream(companyId))) as unknown as Array<MatchEvent & { revision: number }>;
@@ -62,10 +65,12 @@ export async function carryLegacyMatches(events: EventStore, companyIds: Iterabl
       const event: NewEvent = { id: eventId(companyId, stream), type: note.type, data: note.data, metadata };
       appends.push({ streamId: stream, expectedRevision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision, events: [event] });
       if (appends.length >= 500) {
+        if (stop.stopped) return { companies, sides };
         sides += appends.length;
         await events.appendMany(appends.splice(0));
       }
     }
+    if (stop.stopped) break;
     if (appends.length > 0) {
       sides += appends.length;
       await events.appendMany(appends);
