@@ -58,6 +58,8 @@ export class LoadedBook implements MatchBook {
     await sidesReady(this.events, this.companyId);
     const streams = [...new Set([...[...receiptIds].map(receiptMatchesStream), ...[...transactionIds].map(transactionMatchesStream)])].filter((s) => !this.sides.has(s));
     for (let i = 0; i < streams.length; i += READ_CONCURRENCY) {
+      // A turn of the event loop between slices: a block of thousands of sides must not hold the request thread.
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       await Promise.all(streams.slice(i, i + READ_CONCURRENCY).map(async (stream) => {
         const recorded = await this.events.readStream(stream);
         this.sides.set(stream, {

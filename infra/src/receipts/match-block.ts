@@ -2,6 +2,9 @@ import { dayNumber, isoOfDay, prepareReceipt, receiptBlock, receiptDayRange, res
 import type { KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction } from '@paperlink/command-api';
 import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 
+/** Work on the request thread between turns of the event loop, at most. */
+const SLICE_MS = 15;
+
 /**
  * Auto-match's candidate block (issue 13 item 3, ADR 0021), read from the read models through
  * their (companyId, posting day) indexes: the lines of the days a receipt's amount windows can
@@ -12,6 +15,13 @@ import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type T
 export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => MatchReceipt, asTransaction: (d: TransactionDoc) => MatchTransaction): MatchDeps['block'] {
   const options = resolveOptions();
   return async (companyId, seed: MatchSeed, scope, threshold) => {
+    // An import's block is hundreds of day queries: a turn of the event loop whenever a slice of them took SLICE_MS.
+    let slice = performance.now();
+    const breathe = async () => {
+      if (performance.now() - slice < SLICE_MS) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    };
     const own = scope.userId ? { userId: scope.userId } : {};
     const receiptsC = store.collection<ReceiptDoc>(RECEIPTS);
     const txC = store.collection<TransactionDoc>(TRANSACTIONS);
@@ -36,7 +46,10 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       const [from, to] = seed.days.map(dayNumber);
       if (from != null && to != null && from <= to) addLineDays(from, to);
     }
-    for (const iso of receiptDays) for (const d of await receiptsC.find({ companyId, extracted_date: iso, ...own })) take(d);
+    for (const iso of receiptDays) {
+      for (const d of await receiptsC.find({ companyId, extracted_date: iso, ...own })) take(d);
+      await breathe();
+    }
 
     // Every line those receipts could be matched to: their days, within their amount windows.
     const windowsByDay = new Map<string, Array<[number, number]>>();
@@ -53,6 +66,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
     const fits = (windows: Array<[number, number]>, d: TransactionDoc) => windows.some(([lo, hi]) => -d.amountCents >= lo && -d.amountCents <= hi);
     for (const [iso, windows] of windowsByDay) {
       for (const d of await txC.find({ companyId, transaction_date: iso, ...own })) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
+      await breathe();
     }
     // A receipt without a date may be paid on any day: only its amounts narrow the search (rare, and below the default threshold).
     for (const [lo, hi] of undated) {
@@ -63,6 +77,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       for (const m of await store.collection<MatchDoc>(MATCHES).find({ companyId, transactionId: id, status: 'pending' })) {
         if (!receipts.has(m.receiptId)) take(await receiptsC.findOne({ _id: m.receiptId, companyId }));
       }
+      await breathe();
     }
     return { receipts: [...receipts.values()], transactions: [...transactions.values()] };
   };
@@ -75,7 +90,14 @@ export function knownMatches(store: ReadStore): MatchDeps['matchesOf'] {
     const docs: MatchDoc[] = [];
     if (receiptIds) {
       const wanted = new Set(statuses);
-      for (const id of new Set(receiptIds)) for (const d of await c.find({ companyId, receiptId: id })) if (wanted.has(d.status)) docs.push(d);
+      let slice = performance.now();
+      for (const id of new Set(receiptIds)) {
+        for (const d of await c.find({ companyId, receiptId: id })) if (wanted.has(d.status)) docs.push(d);
+        if (performance.now() - slice > SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
+      }
     } else {
       for (const status of statuses) docs.push(...(await c.find({ companyId, status })));
     }
