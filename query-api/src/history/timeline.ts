@@ -356,6 +356,39 @@ async function receiptOwner(events: EventStore, companyId: string, receiptId: st
   return { events: stream, ownerId: String(dataOf(first).userId) };
 }
 
+/**
+ * A plain member sees a match in the history of her transaction or receipt only when its other
+ * side is hers too, as the match lists show them: another member's receipt file name (or line)
+ * is not hers to read. `other` is the side to check; admins see every match.
+ */
+async function visibleMatchEvents(deps: HistoryDeps, ctx: RequestContext, matchEvents: RecordedEvent[], other: 'receipt' | 'transaction'): Promise<RecordedEvent[]> {
+  if (isAdmin(ctx)) return matchEvents;
+  const mine = new Map<string, boolean>();
+  const isMine = async (id: string): Promise<boolean> => {
+    let known = mine.get(id);
+    if (known === undefined) {
+      const doc = other === 'receipt' ? await deps.store.collection<ReceiptDoc>(RECEIPTS).findOne({ _id: id, companyId: ctx.companyId! }) : await getTransaction(deps.store, ctx.companyId!, id);
+      mine.set(id, (known = doc?.userId === ctx.userId));
+    }
+    return known;
+  };
+  const sideOf = (x: { receiptId: string; transactionId: string }) => (other === 'receipt' ? x.receiptId : x.transactionId);
+  const out: RecordedEvent[] = [];
+  for (const e of matchEvents) {
+    const d = dataOf(e);
+    if (e.type === 'MatchesSuggested') {
+      const suggestions: Array<{ receiptId: string; transactionId: string }> = [];
+      for (const x of d.suggestions as Array<{ receiptId: string; transactionId: string }>) if (await isMine(sideOf(x))) suggestions.push(x);
+      if (suggestions.length > 0) out.push({ ...e, data: { ...d, suggestions } });
+    } else if (typeof d.receiptId === 'string' && typeof d.transactionId === 'string') {
+      if (await isMine(sideOf(d as { receiptId: string; transactionId: string }))) out.push(e);
+    } else {
+      out.push(e);
+    }
+  }
+  return out;
+}
+
 async function recordEvents(deps: HistoryDeps, ctx: RequestContext, kind: HistoryKind, id: string): Promise<{ events: RecordedEvent[]; projections: Projection[]; fields: (v: MemoryView) => Fields }> {
   const companyId = ctx.companyId!;
   const { events } = deps;
@@ -380,14 +413,14 @@ async function recordEvents(deps: HistoryDeps, ctx: RequestContext, kind: Histor
         ...(origin && row ? [{ ...origin, data: { ...dataOf(origin), rows: [row] } }] : []),
         ...(await events.readStream(transactionStream(id))),
         ...(await events.readStream(`split-${id}`)),
-        ...[...(await legacy()), ...(await ofTransaction(id))].flatMap((e) => narrowMatchEvent(e, (s) => s.transactionId === id) ?? []),
+        ...(await visibleMatchEvents(deps, ctx, [...(await legacy()), ...(await ofTransaction(id))].flatMap((e) => narrowMatchEvent(e, (s) => s.transactionId === id) ?? []), 'receipt')),
       ];
       return { events: own, projections: [transactionsProjection], fields: (v) => transactionFields(v.peek<TransactionDoc>(TRANSACTIONS, id)) };
     }
     case 'receipt': {
       const found = await receiptOwner(events, companyId, id);
       if (!found || (!isAdmin(ctx) && found.ownerId !== ctx.userId)) throw notFound(kind);
-      const own = [...found.events, ...[...(await legacy()), ...(await ofReceipt(id))].flatMap((e) => narrowMatchEvent(e, (s) => s.receiptId === id) ?? [])];
+      const own = [...found.events, ...(await visibleMatchEvents(deps, ctx, [...(await legacy()), ...(await ofReceipt(id))].flatMap((e) => narrowMatchEvent(e, (s) => s.receiptId === id) ?? []), 'transaction'))];
       return { events: own, projections: [receiptsProjection], fields: (v) => receiptFields(v.peek<ReceiptDoc>(RECEIPTS, id)) };
     }
     case 'match': {
