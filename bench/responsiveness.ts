@@ -14,7 +14,10 @@
  *      read by the OCR workers) at once, measured until the import is answered and listed and
  *      every receipt is read.
  * Prints p50/p95/p99 of both endpoints in both phases, the ratio, and the server's peak RSS.
- *   node --import tsx bench/responsiveness.ts [--rows 200000]
+ * The whole run is made once per projector mode (PROJECTOR=inline: the projections on the
+ * request thread; thread: in a thread of their own, ADR 0008), each on a fresh data folder,
+ * and the p99s of the modes are printed side by side at the end.
+ *   node --import tsx bench/responsiveness.ts [--rows 200000] [--projector inline,thread]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +27,7 @@ import { fmt, percentile, row } from './lib';
 
 const args = process.argv.slice(2);
 const ROWS = Number(args[args.indexOf('--rows') + 1] || 200_000) || 200_000;
+const MODES = (args.includes('--projector') ? args[args.indexOf('--projector') + 1]! : 'inline,thread').split(',').filter((m) => m === 'inline' || m === 'thread');
 const BASELINE_S = 8;
 const HEALTH_MS = 50;
 const LIST_MS = 200;
@@ -57,11 +61,11 @@ async function scannedPdf(jpeg: Buffer): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
+async function startServer(dataDir: string, projector: string): Promise<{ child: ChildProcess; base: string }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web') },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web'), READ_STORE: 'sqlite', PROJECTOR: projector },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
@@ -138,76 +142,90 @@ async function until(what: string, test: () => Promise<boolean>, timeoutMs = 300
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'paperlink-bench-resp-'));
-const { child, base } = await startServer(dataDir);
-try {
-  const reg = await json(await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ firstName: 'Ada', lastName: 'Admin', email: 'ada@example.com', password: 'Passw0rdOK', companyName: 'Bench Co' }),
-  }));
-  const headers = { authorization: `Bearer ${reg.accessToken as string}`, 'x-company-id': (reg.company as { id: string }).id };
-  const total = async () => ((await json(await fetch(`${base}/api/transactions?limit=1`, { headers }))).pagination as { total: number }).total;
+/** One whole run (seed, baseline, load) against a server with the projectors where `projector` says. */
+async function measure(projector: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paperlink-bench-resp-'));
+  const { child, base } = await startServer(dataDir, projector);
+  try {
+    const reg = await json(await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: 'Ada', lastName: 'Admin', email: 'ada@example.com', password: 'Passw0rdOK', companyName: 'Bench Co' }),
+    }));
+    const headers = { authorization: `Bearer ${reg.accessToken as string}`, 'x-company-id': (reg.company as { id: string }).id };
+    const total = async () => ((await json(await fetch(`${base}/api/transactions?limit=1`, { headers }))).pagination as { total: number }).total;
 
-  console.log(`Responsiveness (embedded profile, server in its own process): /api/health every ${HEALTH_MS} ms and GET /api/transactions every ${LIST_MS} ms, open loop`);
-  const seedFile = statement(ROWS, 7, 'SEED');
-  const seedRss = probe(base, headers, child.pid!);
-  const t0 = performance.now();
-  const seeded = await importFile(base, headers, seedFile, 'seed.csv');
-  await until('the seed import to be listed', async () => (await total()) === ROWS);
-  const seedS = (performance.now() - t0) / 1000;
-  const seedProbe = await seedRss.stop();
-  row(`seed: import of ${fmt(ROWS)} rows, answered and listed (s)`, seedS.toFixed(1), `${(seedFile.length / 1e6).toFixed(1)} MB, imported ${fmt(Number(seeded.imported))}; peak RSS ${fmt(seedProbe.peakRssMb)} MB`);
-  await new Promise((r) => setTimeout(r, 2000));
+    console.log(`Responsiveness (embedded profile, SQLite read store, PROJECTOR=${projector}, server in its own process): /api/health every ${HEALTH_MS} ms and GET /api/transactions every ${LIST_MS} ms, open loop`);
+    const seedFile = statement(ROWS, 7, 'SEED');
+    const seedRss = probe(base, headers, child.pid!);
+    const t0 = performance.now();
+    const seeded = await importFile(base, headers, seedFile, 'seed.csv');
+    await until('the seed import to be listed', async () => (await total()) === ROWS);
+    const seedS = (performance.now() - t0) / 1000;
+    const seedProbe = await seedRss.stop();
+    row(`seed: import of ${fmt(ROWS)} rows, answered and listed (s)`, seedS.toFixed(1), `${(seedFile.length / 1e6).toFixed(1)} MB, imported ${fmt(Number(seeded.imported))}; peak RSS ${fmt(seedProbe.peakRssMb)} MB`);
+    await new Promise((r) => setTimeout(r, 2000));
 
-  const baseline = probe(base, headers, child.pid!);
-  await new Promise((r) => setTimeout(r, BASELINE_S * 1000));
-  const quiet = await baseline.stop();
+    const baseline = probe(base, headers, child.pid!);
+    await new Promise((r) => setTimeout(r, BASELINE_S * 1000));
+    const quiet = await baseline.stop();
 
-  // Load: the second import and ten receipts at once.
-  const names = readdirSync(RECEIPTS).filter((f) => f.endsWith('.jpg')).sort().slice(0, 10);
-  const uploads: Array<{ bytes: Buffer; name: string }> = [];
-  for (const [i, name] of names.entries()) {
-    const jpeg = readFileSync(join(RECEIPTS, name));
-    uploads.push(i < 3 ? { bytes: await scannedPdf(jpeg), name: name.replace('.jpg', '.pdf') } : { bytes: jpeg, name });
+    // Load: the second import and ten receipts at once.
+    const names = readdirSync(RECEIPTS).filter((f) => f.endsWith('.jpg')).sort().slice(0, 10);
+    const uploads: Array<{ bytes: Buffer; name: string }> = [];
+    for (const [i, name] of names.entries()) {
+      const jpeg = readFileSync(join(RECEIPTS, name));
+      uploads.push(i < 3 ? { bytes: await scannedPdf(jpeg), name: name.replace('.jpg', '.pdf') } : { bytes: jpeg, name });
+    }
+    const loadFile = statement(ROWS, 11, 'LOAD');
+    const loaded = probe(base, headers, child.pid!);
+    const started = performance.now();
+    const importing = importFile(base, headers, loadFile, 'load.csv').then((r) => ({ r, s: (performance.now() - started) / 1000 }));
+    const ids = await Promise.all(uploads.map(async (u) => {
+      const form = new FormData();
+      form.append('receipt', new Blob([u.bytes]), u.name);
+      const body = await json(await fetch(`${base}/api/receipts/upload`, { method: 'POST', headers, body: form }));
+      return String(body.id ?? (body.receipt as { id: string }).id);
+    }));
+    const imported = await importing;
+    await until('the second import to be listed', async () => (await total()) === 2 * ROWS);
+    const listedS = (performance.now() - started) / 1000;
+    await until('the receipts to be read', async () => {
+      const list = await json(await fetch(`${base}/api/receipts?limit=100`, { headers }));
+      const mine = (list.receipts as Array<{ id: string; processing_status: string }>).filter((r) => ids.includes(r.id));
+      return mine.length === ids.length && mine.every((r) => r.processing_status === 'completed' || r.processing_status === 'failed');
+    });
+    const ocrS = (performance.now() - started) / 1000;
+    const busy = await loaded.stop();
+
+    row(`load: import of ${fmt(ROWS)} more rows answered (s)`, imported.s.toFixed(1), `imported ${fmt(Number(imported.r.imported))}; listed after ${listedS.toFixed(1)} s`);
+    row('load: 10 receipts (7 photos, 3 scanned PDFs) read (s)', ocrS.toFixed(1));
+    const line = (label: string, v: number[]) => `${percentile(v, 50).toFixed(1)} / ${percentile(v, 95).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`;
+    console.log('');
+    row('GET /api/health, nothing else running (ms, p50 / p95 / p99)', line('', quiet.health), `${quiet.health.length} requests`);
+    row('GET /api/health, during import + OCR (ms, p50 / p95 / p99)', line('', busy.health), `${busy.health.length} requests; max ${Math.max(...busy.health).toFixed(0)} ms`);
+    row('GET /api/transactions, nothing else running (ms, p50/p95/p99)', line('', quiet.list), `${quiet.list.length} requests`);
+    row('GET /api/transactions, during import + OCR (ms, p50/p95/p99)', line('', busy.list), `${busy.list.length} requests; max ${Math.max(...busy.list).toFixed(0)} ms`);
+    const ratio = (a: number[], b: number[]) => (percentile(b, 99) / Math.max(0.1, percentile(a, 99))).toFixed(1);
+    row('p99 under load / baseline: health, transactions', `${ratio(quiet.health, busy.health)}x, ${ratio(quiet.list, busy.list)}x`);
+    const worst = Math.max(percentile(busy.health, 99), percentile(busy.list, 99));
+    row('p99 under load, worse of the two (ms)', worst.toFixed(1), `goal <= ${GOAL_P99_MS} ms: ${worst <= GOAL_P99_MS ? 'met' : 'NOT met'}`);
+    row('server peak RSS during the load phase (MB)', fmt(busy.peakRssMb), `baseline ${fmt(quiet.peakRssMb)} MB`);
+    if (quiet.errors + busy.errors > 0) row('requests that failed', String(quiet.errors + busy.errors));
+    console.log('');
+    return { quiet, busy, listedS, ocrS };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  const loadFile = statement(ROWS, 11, 'LOAD');
-  const loaded = probe(base, headers, child.pid!);
-  const started = performance.now();
-  const importing = importFile(base, headers, loadFile, 'load.csv').then((r) => ({ r, s: (performance.now() - started) / 1000 }));
-  const ids = await Promise.all(uploads.map(async (u) => {
-    const form = new FormData();
-    form.append('receipt', new Blob([u.bytes]), u.name);
-    const body = await json(await fetch(`${base}/api/receipts/upload`, { method: 'POST', headers, body: form }));
-    return String(body.id ?? (body.receipt as { id: string }).id);
-  }));
-  const imported = await importing;
-  await until('the second import to be listed', async () => (await total()) === 2 * ROWS);
-  const listedS = (performance.now() - started) / 1000;
-  await until('the receipts to be read', async () => {
-    const list = await json(await fetch(`${base}/api/receipts?limit=100`, { headers }));
-    const mine = (list.receipts as Array<{ id: string; processing_status: string }>).filter((r) => ids.includes(r.id));
-    return mine.length === ids.length && mine.every((r) => r.processing_status === 'completed' || r.processing_status === 'failed');
-  });
-  const ocrS = (performance.now() - started) / 1000;
-  const busy = await loaded.stop();
+}
 
-  row(`load: import of ${fmt(ROWS)} more rows answered (s)`, imported.s.toFixed(1), `imported ${fmt(Number(imported.r.imported))}; listed after ${listedS.toFixed(1)} s`);
-  row('load: 10 receipts (7 photos, 3 scanned PDFs) read (s)', ocrS.toFixed(1));
-  const line = (label: string, v: number[]) => `${percentile(v, 50).toFixed(1)} / ${percentile(v, 95).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`;
-  console.log('');
-  row('GET /api/health, nothing else running (ms, p50 / p95 / p99)', line('', quiet.health), `${quiet.health.length} requests`);
-  row('GET /api/health, during import + OCR (ms, p50 / p95 / p99)', line('', busy.health), `${busy.health.length} requests; max ${Math.max(...busy.health).toFixed(0)} ms`);
-  row('GET /api/transactions, nothing else running (ms, p50/p95/p99)', line('', quiet.list), `${quiet.list.length} requests`);
-  row('GET /api/transactions, during import + OCR (ms, p50/p95/p99)', line('', busy.list), `${busy.list.length} requests; max ${Math.max(...busy.list).toFixed(0)} ms`);
-  const ratio = (a: number[], b: number[]) => (percentile(b, 99) / Math.max(0.1, percentile(a, 99))).toFixed(1);
-  row('p99 under load / baseline: health, transactions', `${ratio(quiet.health, busy.health)}x, ${ratio(quiet.list, busy.list)}x`);
-  const worst = Math.max(percentile(busy.health, 99), percentile(busy.list, 99));
-  row('p99 under load, worse of the two (ms)', worst.toFixed(1), `goal <= ${GOAL_P99_MS} ms: ${worst <= GOAL_P99_MS ? 'met' : 'NOT met'}`);
-  row('server peak RSS during the load phase (MB)', fmt(busy.peakRssMb), `baseline ${fmt(quiet.peakRssMb)} MB`);
-  if (quiet.errors + busy.errors > 0) row('requests that failed', String(quiet.errors + busy.errors));
-} finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+const results: Array<{ mode: string } & Awaited<ReturnType<typeof measure>>> = [];
+for (const mode of MODES) results.push({ mode, ...(await measure(mode)) });
+if (results.length > 1) {
+  console.log('Projector modes side by side, during import + OCR (ms, p99; quiet p99 in brackets):');
+  for (const r of results) {
+    row(`PROJECTOR=${r.mode}: health, transactions`, `${percentile(r.busy.health, 99).toFixed(1)} (${percentile(r.quiet.health, 99).toFixed(1)}), ${percentile(r.busy.list, 99).toFixed(1)} (${percentile(r.quiet.list, 99).toFixed(1)})`, `second import listed after ${r.listedS.toFixed(1)} s, receipts read after ${r.ocrS.toFixed(1)} s`);
+  }
 }

@@ -24,7 +24,7 @@ export const ConfigSchema = z.object({
    * worker thread with its own SQLite connections (the request thread only appends, reads and
    * answers), or `inline` on the request thread. The in-memory read store and MongoDB are inline.
    */
-  PROJECTOR: z.enum(['thread', 'inline']).default('inline'),
+  PROJECTOR: z.enum(['thread', 'inline']).default('thread'),
   KAFKA_BROKERS: z.string().optional(),
   /**
    * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`

@@ -49,6 +49,10 @@ describe('projections in a thread of their own', () => {
     expect(api.paperlink.runner.position).toBe(head);
     const details = await api.http.get('/api/health/details').set(ada.headers()).expect(200);
     expect(details.body.projections).toMatchObject({ lag: 0 });
+    // The System page: each projection's checkpoint as the thread committed it.
+    const system = await api.http.get('/api/system/rebuilds').set(ada.headers()).expect(200);
+    expect(system.body).toMatchObject({ head, position: head, rebuilds: [] });
+    expect((system.body.projections as Array<{ position: number }>).every((p) => p.position === head)).toBe(true);
   });
 
   it('a list right after an import or an edit shows it: no kept count or page from before the thread\'s commit', async () => {
