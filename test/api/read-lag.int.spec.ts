@@ -154,4 +154,23 @@ describe('decisions while the read side is behind', () => {
     expect(now).toHaveLength(before + 3);
     expect(now.filter((t) => t.description === 'HARBOUR HOTEL')).toHaveLength(1);
   });
+
+  it('sign-in and refresh of an account the read model does not hold yet: 503 and a retry, never a 401 (wrong password, session ended)', async () => {
+    gate.pause();
+    let email = '';
+    let refreshToken = '';
+    try {
+      email = `cy-${randomUUID().slice(0, 8)}@example.com`;
+      const reg = await api.http.post('/api/auth/register').send({ firstName: 'Cy', lastName: 'New', email, password: 'Passw0rdOK', companyName: 'Cy Co' });
+      expect(reg.status).toBe(201);
+      refreshToken = reg.body.refreshToken as string;
+      expectBehind(await api.http.post('/api/auth/login').send({ email, password: 'Passw0rdOK' }));
+      expectBehind(await api.http.post('/api/auth/refresh').send({ refreshToken }));
+    } finally {
+      gate.resume();
+    }
+    await caughtUp();
+    expect((await api.http.post('/api/auth/login').send({ email, password: 'Passw0rdOK' })).status).toBe(200);
+    expect((await api.http.post('/api/auth/refresh').send({ refreshToken })).status).toBe(200);
+  });
 });

@@ -68,6 +68,17 @@ function addressTagger(secret: string): (address: string) => string {
 /** Public account routes: register, login, refresh, logout. */
 export function publicAccountRouter(deps: AccountDeps): Router {
   const { bus, events, tokens, hasher, views } = deps;
+  /**
+   * The account's view for a grant. A registered user the read model does not hold yet (it is
+   * rebuilding, e.g. the first start after an upgrade) is waited for, then 503 read_side_behind:
+   * never a 401 that tells the owner the password was wrong or ends a live session.
+   */
+  const userView = async (userId: string, companyId?: string) => {
+    const view = await views.user(userId, companyId);
+    if (view) return view;
+    await readSideCurrent(bus);
+    return views.user(userId, companyId);
+  };
   const router = Router();
   /** A hash of a random string: verifying against it costs what a real check costs. */
   let dummy: Promise<string> | undefined;
@@ -178,7 +189,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       }
       const decided = userDecider.decide({ type: 'RecordLogin', passwordValid, sessionId, now, source }, signIn.state);
       if (!passwordValid || signIn.state.status !== 'registered') return { status: 401, appends: userAppends(signIn, decided), body: invalid };
-      const view = await views.user(userId, req.header('x-company-id') ?? undefined);
+      const view = await userView(userId, req.header('x-company-id') ?? undefined);
       if (!view) throw new UnauthorizedError(invalid.error, invalid.code);
       const grant: SessionGrant = {
         userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
@@ -215,7 +226,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       );
       const appends = [{ streamId: sessionStream(sessionId), expectedRevision: session.expected, events: sessionEvents }, ...(user.checkpoint ? [user.checkpoint] : [])];
       const next = refreshOutcome(session.state, sessionEvents);
-      const view = userState ? await views.user(userId, req.header('x-company-id') ?? undefined) : null;
+      const view = userState ? await userView(userId, req.header('x-company-id') ?? undefined) : null;
       if (next === undefined || !view) {
         return { status: 401, appends, body: { error: 'Your session has expired. Please sign in again.', code: 'session_revoked' } };
       }
