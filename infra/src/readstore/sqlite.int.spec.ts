@@ -152,9 +152,15 @@ describe('SQLite read store on disk', () => {
       await writer.drop([name], []);
       await writer.commit(new Map([[name, docs]]), []);
     }
+    // A rebuild drops first and declares the indexes after (ProjectionRunner.rebuild).
+    await writer.drop(['fresh'], []);
+    await writer.ensureIndexes('fresh', [['c', 'n']]);
+    await writer.commit(new Map([['fresh', docs]]), []);
     await new Promise((resolve) => setTimeout(resolve, 400)); // the group commits on its own, without building
     const uses = (store: SqliteReadStore, name: string) => store.plan(name, { c: 'c1' }, { sort: { n: -1 }, limit: 5 })!.join(' ');
     expect(uses(reader, 'plain')).not.toMatch(/INDEX ix_/); // a reader never builds them
+    expect(uses(reader, 'fresh')).not.toMatch(/INDEX ix_/);
+    expect(uses(writer, 'fresh')).toMatch(/USING (COVERING )?INDEX ix_/); // the writer builds them on its first query
     expect(uses(reader, 'plain__g1')).toMatch(/USING (COVERING )?INDEX ix_/);
     await writer.close();
     // Stopped before the indexes were built: the next writer builds them on the first query.

@@ -43,6 +43,8 @@ interface Table {
   indexes: string[][];
   /** Declared indexes not built yet: a collection filled from empty gets them after its load (see drop). */
   pending: string[][];
+  /** Filled from empty: indexes declared now wait in `pending` too. */
+  deferring: boolean;
   counts: Map<string, KeptCount>;
   /** Where findInPages-style readers left off: filter and skip -> last id served. */
   cursors: Map<string, string>;
@@ -210,9 +212,10 @@ export class SqliteReadStore implements ReadStore {
     for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
     const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
     const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(name)) as string[]);
-    t = { name, sql, kinds, indexes, pending: [], counts: new Map(), cursors: new Map() };
+    t = { name, sql, kinds, indexes, pending: [], deferring: false, counts: new Map(), cursors: new Map() };
     const expected = new Set(indexes.map((fields) => this.indexName(t!, fields)));
     t.pending = indexes.filter((fields) => !built.has(this.indexName(t!, fields)));
+    t.deferring = t.pending.length > 0;
     // Indexes of an earlier format (INDEX_FORMAT) cost every write and serve nothing.
     if (!this.otherWriters) for (const old of built) if (old.startsWith('ix_') && !expected.has(old)) this.db.exec(`DROP INDEX "${old}"`);
     this.tables.set(name, t);
@@ -263,7 +266,7 @@ export class SqliteReadStore implements ReadStore {
     const wanted = [...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])];
     for (const fields of wanted) {
       if (fields.length === 0 || t.indexes.some((i) => i.join('\0') === fields.join('\0'))) continue;
-      const later = t.pending.length > 0;
+      const later = t.deferring;
       this.db.transaction(() => {
         if (!later) this.createIndex(t, fields);
         this.stmt('INSERT OR IGNORE INTO _indexes (coll, fields) VALUES (?, ?)').run(collection, JSON.stringify(fields));
@@ -279,12 +282,13 @@ export class SqliteReadStore implements ReadStore {
    * the rows arrive. Not in a process that follows another's writes (it never writes).
    */
   private buildPending(t: Table): void {
-    if (t.pending.length === 0 || this.otherWriters) return;
+    if (!t.deferring || this.otherWriters) return;
     const pending = t.pending;
     this.db.transaction(() => {
       for (const fields of pending) this.createIndex(t, fields);
     })();
     t.pending = [];
+    t.deferring = false;
     this.analyze(t);
   }
 
@@ -411,8 +415,9 @@ export class SqliteReadStore implements ReadStore {
         // Filled from empty by a rebuild: the indexes are built when it is first read or
         // flushed (buildPending), except for a blue-green generation, which is built while the
         // live one answers and switched to without a pause.
-        if (/__g\d+$/.test(name)) for (const fields of t.indexes) this.createIndex(t, fields);
-        else t.pending = [...t.indexes];
+        t.deferring = !/__g\d+$/.test(name);
+        if (t.deferring) t.pending = [...t.indexes];
+        else for (const fields of t.indexes) this.createIndex(t, fields);
         this.stmt('DELETE FROM _kinds WHERE coll = ?').run(name);
         t.kinds.clear();
         t.counts.clear();
@@ -428,12 +433,14 @@ export class SqliteReadStore implements ReadStore {
   async flush(): Promise<void> {
     // Pending indexes one at a time, the event loop free between them (a million rows: seconds each).
     for (const t of [...this.tables.values()]) {
-      if (t.pending.length === 0 || this.otherWriters) continue;
+      if (!t.deferring || this.otherWriters) continue;
       while (t.pending.length > 0 && this.tables.get(t.name) === t) {
         this.createIndex(t, t.pending[0]!);
         t.pending.shift();
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      if (t.pending.length > 0) continue;
+      t.deferring = false;
       this.analyze(t);
     }
     this.commitGroup();
