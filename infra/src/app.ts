@@ -270,8 +270,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       if (runsJobs) {
         jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
         jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
-        const reactorStore = projector ? projector.checkpointsThrough(readStore) : readStore;
-        reactors.push(new Reactor('receipts-ocr', events, reactorStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, reactorStore, jobs, autoMatchJobsFrom));
+        // With the projector thread the reactors run there (they read every event); their jobs run here.
+        if (projector) projector.startReactors(jobs);
+        else reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
         for (const r of reactors) await r.start();
       }
     }
@@ -408,6 +409,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         await orphanSweep;
         clearInterval(snapshotTimer);
         for (const r of reactors) await r.stop();
+        await projector?.stopReactors();
         await jobs.close();
         await workerPool.close();
         if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();

@@ -4,10 +4,11 @@
  * connections; this thread's runner only follows what that thread commits
  * (ProjectionRunner.follow), so `waitFor`, `position`, `projectionStates` and health work as
  * before. The thread is told of every append at once, and tells this thread of every commit
- * at once (no polling delay in a read-your-writes wait).
+ * at once (no polling delay in a read-your-writes wait). The reactors run in that thread too
+ * (they read every event); the jobs they submit run in this thread's job queue.
  */
 import { Worker } from 'node:worker_threads';
-import type { Checkpoint, EventStore, ReadStore } from '@paperlink/domain';
+import type { EventStore, JobQueue, ReadStore } from '@paperlink/domain';
 import type { ProjectionRunner } from '@paperlink/projections';
 import { SqliteEventStore } from '../eventstore/sqlite';
 import { SqliteReadStore } from '../readstore/sqlite';
@@ -22,6 +23,7 @@ export type ProjectorMode = 'thread' | 'inline';
 export class ProjectorThread {
   private stopped?: Promise<void>;
   private refreshing = false;
+  private reactorsStopped = false;
   private again = false;
 
   private constructor(private readonly worker: Worker, private readonly runner: ProjectionRunner) {}
@@ -90,18 +92,38 @@ export class ProjectorThread {
     })();
   }
 
-  /** The read store as this thread's reactors see it: their checkpoints are written by the projector thread (the only writer). */
-  checkpointsThrough(store: ReadStore): ReadStore {
-    const commit: ReadStore['commit'] = async (writes, checkpoints: Checkpoint[]) => {
-      if ([...writes.values()].some((docs) => docs.size > 0)) throw new Error('with PROJECTOR=thread only the projector thread writes read models');
-      this.send({ kind: 'checkpoints', checkpoints });
-    };
-    return new Proxy(store, {
-      get(target, prop, receiver) {
-        if (prop === 'commit') return commit;
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
+  /**
+   * Starts the reactors in the projector thread (once `jobs` has its handlers): the jobs they
+   * submit run in `jobs`, here, and each one's end is sent back (it moves the reactor's checkpoint).
+   */
+  startReactors(jobs: JobQueue): void {
+    this.worker.on('message', (message: FromProjector) => {
+      if (message.kind !== 'job') return;
+      // A job that did not settle (the queue closing) is not reported: the reactor's checkpoint
+      // stays before it and a restart submits it again (jobs are idempotent by id).
+      jobs.submit(message.job).then(
+        (result) => {
+          if (!this.reactorsStopped) this.send({ kind: 'settled', id: message.id, result });
+        },
+        (error: unknown) => console.error(`job ${message.job.type} not run:`, error instanceof Error ? error.message : error),
+      );
+    });
+    this.send({ kind: 'reactors' });
+  }
+
+  /** Stops the reactors (before the job queue closes); later job ends are not reported. */
+  async stopReactors(): Promise<void> {
+    if (this.stopped || this.reactorsStopped) return;
+    this.reactorsStopped = true;
+    await new Promise<void>((resolve) => {
+      const done = (message: FromProjector) => {
+        if (message.kind !== 'reactorsStopped') return;
+        this.worker.off('message', done);
+        resolve();
+      };
+      this.worker.on('message', done);
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage({ kind: 'stopReactors' } satisfies ToProjector);
     });
   }
 

@@ -1,5 +1,5 @@
 /** Messages between the request thread and the projector thread (ADR 0008, PROJECTOR=thread). */
-import type { Checkpoint } from '@paperlink/domain';
+import type { Job } from '@paperlink/domain';
 import type { BlueGreenStatus } from '@paperlink/projections';
 
 export interface ProjectorData {
@@ -10,8 +10,12 @@ export interface ProjectorData {
 export type ToProjector =
   /** The request thread appended: read the log now (and commit once caught up with its head). */
   | { kind: 'appended' }
-  /** Checkpoints of the request thread's reactors, written by the only writer of the read models. */
-  | { kind: 'checkpoints'; checkpoints: Checkpoint[] }
+  /** Start the reactors (the request thread's job queue has its handlers now). */
+  | { kind: 'reactors' }
+  /** A job a reactor submitted has settled on the request thread. */
+  | { kind: 'settled'; id: number; result: 'done' | 'failed' }
+  /** Stop the reactors (before the request thread closes its job queue). */
+  | { kind: 'stopReactors' }
   /** Stop: finish the batch under way, commit, close. */
   | { kind: 'stop' };
 
@@ -20,4 +24,7 @@ export type FromProjector =
   /** A transaction of the read models committed: other connections see it from now. */
   | { kind: 'committed'; rebuilds: BlueGreenStatus[] }
   | { kind: 'failed'; error: string }
+  /** A reactor's job, for the request thread's job queue (answered with `settled`). */
+  | { kind: 'job'; id: number; job: Job }
+  | { kind: 'reactorsStopped' }
   | { kind: 'stopped' };

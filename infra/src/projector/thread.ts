@@ -3,23 +3,24 @@
  * connections to the event log and the read models, so the request thread only appends, reads
  * and answers. It is the only writer of the read models; it tells the request thread after
  * every commit (which then reads the new checkpoints and so ends read-your-writes waits).
+ * The reactors run here as well; their jobs run in the request thread's job queue.
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { allProjections, GenerationalReadStore, ProjectionRunner } from '@paperlink/projections';
 import { SqliteEventStore } from '../eventstore/sqlite';
 import { SqliteReadStore } from '../readstore/sqlite';
 import { listIndexes } from '../readstore/sqlite-indexes';
+import { Reactor } from '../jobs/reactor';
+import { ocrJobsFrom } from '../receipts/ocr-job';
+import { autoMatchJobsFrom } from '../receipts/matching-job';
 import type { FromProjector, ProjectorData, ToProjector } from './protocol';
+import type { Job, JobQueue } from '@paperlink/domain';
 
 const port = parentPort;
 if (!port) throw new Error('thread.ts runs in a worker thread');
-// Below the request thread (nice 5, this thread only on Linux), above OCR and parsing (nice 10).
-try {
-  setPriority(5);
-} catch {
-  // not permitted or not supported: normal priority
-}
+// At the request thread's priority (nice 0), above OCR and parsing (nice 10): at nice 5 on the
+// shared 2-core machine the read models fell twice as far behind an import (listed after 122 s
+// instead of 55 s) for no better answer times; each thread has its own core when two are free.
 
 const { eventsFile, readModelsFile } = workerData as ProjectorData;
 const post = (message: FromProjector) => port.postMessage(message);
@@ -31,6 +32,28 @@ let store: GenerationalReadStore | undefined;
 /** The head this thread commits at once when it reaches (see commitWhenCaughtUp). */
 let target = 0;
 let reportedFailure = false;
+const reactors: Reactor[] = [];
+
+/**
+ * The reactors run here too: they read every event of the log (an import's 30 MB of rows, parsed
+ * twice on the request thread before) and submit the jobs events call for to the request
+ * thread's job queue, whose answer (settled) moves their checkpoints, written here.
+ */
+const settling = new Map<number, (result: 'done' | 'failed') => void>();
+let nextJob = 1;
+const requestThreadJobs: JobQueue = {
+  kind: 'request-thread',
+  register() {
+    throw new Error('jobs are registered on the request thread');
+  },
+  submit(job: Job) {
+    const id = nextJob++;
+    post({ kind: 'job', id, job });
+    return new Promise((resolve) => settling.set(id, resolve));
+  },
+  pending: () => settling.size,
+  close: async () => {},
+};
 
 inner.onCommitted = () => post({ kind: 'committed', rebuilds: runner?.rebuilds() ?? [] });
 
@@ -66,12 +89,24 @@ port.on('message', (message: ToProjector) => {
   if (message.kind === 'appended') {
     events.wake();
     void started.then(commitWhenCaughtUp).then(checkFailure, (error: unknown) => console.error('projector thread:', error));
-  } else if (message.kind === 'checkpoints') {
-    inner.commit(new Map(), message.checkpoints).catch((error: unknown) => console.error('reactor checkpoint failed:', error));
+  } else if (message.kind === 'settled') {
+    const resolve = settling.get(message.id);
+    settling.delete(message.id);
+    resolve?.(message.result);
+  } else if (message.kind === 'reactors') {
+    void started.then(async () => {
+      reactors.push(new Reactor('receipts-ocr', events, store!, requestThreadJobs, ocrJobsFrom), new Reactor('auto-match', events, store!, requestThreadJobs, autoMatchJobsFrom));
+      for (const r of reactors) await r.start();
+    }).catch((error: unknown) => console.error('projector thread: reactors did not start:', error));
+  } else if (message.kind === 'stopReactors') {
+    void (async () => {
+      for (const r of reactors.splice(0)) await r.stop();
+    })().catch((error: unknown) => console.error('projector thread: stopping the reactors:', error)).finally(() => post({ kind: 'reactorsStopped' }));
   } else {
     void (async () => {
       clearInterval(watch);
       await started.catch(() => undefined);
+      for (const r of reactors.splice(0)) await r.stop();
       await runner?.stop();
       await store?.close();
       await events.close();
