@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Aggregator, Query } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
@@ -27,6 +28,8 @@ export interface SqliteReadStoreOptions {
    * from an index instead of sorting every match (see sqlite-indexes.ts).
    */
   extraIndexes?: Record<string, string[][]>;
+  /** Counts of collections with at least this many rows run on a thread of their own (default 20,000). */
+  offThreadRows?: number;
   /** SQLite page cache, MB (default 128). */
   cacheMb?: number;
 }
@@ -48,6 +51,8 @@ interface Table {
   counts: Map<string, KeptCount>;
   /** Where findInPages-style readers left off: filter and skip -> last id served. */
   cursors: Map<string, string>;
+  /** Bumped by every write to the table (a count read elsewhere is kept only if none came meanwhile). */
+  writes: number;
 }
 
 function predicate(filter: Filter): Predicate {
@@ -100,7 +105,7 @@ class SqliteCollection implements ReadCollection<Doc> {
 
   async findPage(filter: Filter, options: FindOptions = {}): Promise<{ docs: Doc[]; total: number }> {
     const { docs, total } = this.store.page(this.name, filter, options, true);
-    return { docs, total: total! };
+    return { docs, total: total ?? (await this.store.count(this.name, filter)) };
   }
 
   /** Documents in `_id` order, `skip` matches on: a reader going through pages in turn continues where it left off (paged.ts). */
@@ -139,6 +144,10 @@ export class SqliteReadStore implements ReadStore {
   /** The open group transaction (see commit). */
   private group?: { since: number; docs: number };
   private groupTimer?: NodeJS.Timeout;
+  /** The counting thread (countOffThread), started on first use. */
+  private counter?: { worker: Worker; next: number; waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }> };
+  /** Counts of collections with at least this many rows run on the counting thread. */
+  private readonly offThreadRows: number;
   private failure?: Error;
   /** Called after each commit of a group transaction: other connections see its writes from now (the projector thread tells the request thread, ADR 0008). */
   onCommitted?: () => void;
@@ -162,6 +171,7 @@ export class SqliteReadStore implements ReadStore {
       CREATE TABLE IF NOT EXISTS _indexes (coll TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (coll, fields));
     `);
     this.extra = options.extraIndexes ?? {};
+    this.offThreadRows = options.offThreadRows ?? 20_000;
   }
 
   /** A prepared statement, kept (up to STATEMENTS of them, then the cache starts over). Callers reading one column pluck it, so every statement with that column is plucked. */
@@ -212,7 +222,7 @@ export class SqliteReadStore implements ReadStore {
     for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
     const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
     const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(name)) as string[]);
-    t = { name, sql, kinds, indexes, pending: [], deferring: false, counts: new Map(), cursors: new Map() };
+    t = { name, sql, kinds, indexes, pending: [], deferring: false, counts: new Map(), cursors: new Map(), writes: 0 };
     const expected = new Set(indexes.map((fields) => this.indexName(t!, fields)));
     t.pending = indexes.filter((fields) => !built.has(this.indexName(t!, fields)));
     t.deferring = t.pending.length > 0;
@@ -354,6 +364,37 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  /**
+   * A count on the counting thread's own read connection (sqlite-count.mjs). It sees what is
+   * committed, so the open group is committed first.
+   */
+  private countOffThread(sql: string, params: unknown[]): Promise<number> {
+    this.commitGroup();
+    if (!this.counter) {
+      const worker = new Worker(new URL('./sqlite-count.mjs', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
+      worker.unref();
+      const counter = { worker, next: 0, waiting: new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>() };
+      worker.on('message', (m: { id: number; n?: number; error?: string }) => {
+        const w = counter.waiting.get(m.id);
+        counter.waiting.delete(m.id);
+        if (m.error !== undefined || m.n === undefined) w?.reject(new Error(m.error ?? 'no count'));
+        else w?.resolve(m.n);
+      });
+      worker.on('error', (error) => {
+        for (const w of counter.waiting.values()) w.reject(error);
+        counter.waiting.clear();
+        if (this.counter === counter) this.counter = undefined;
+      });
+      this.counter = counter;
+    }
+    const counter = this.counter;
+    const id = counter.next++;
+    return new Promise<number>((resolve, reject) => {
+      counter.waiting.set(id, { resolve, reject });
+      counter.worker.postMessage({ id, sql, params });
+    });
+  }
+
   /** Ends the open group transaction (durable from here). */
   private commitGroup(): void {
     if (this.groupTimer) clearTimeout(this.groupTimer);
@@ -378,6 +419,7 @@ export class SqliteReadStore implements ReadStore {
     try {
       this.db.transaction(() => {
         for (const [t, id, doc] of entries) {
+          t.writes++;
           if (t.counts.size > 0) counted.push([t, this.readDoc(t, id), doc]);
           if (doc === null) {
             this.stmt(`DELETE FROM ${t.sql} WHERE id = ?`).run(id);
@@ -422,6 +464,7 @@ export class SqliteReadStore implements ReadStore {
         t.kinds.clear();
         t.counts.clear();
         t.cursors.clear();
+        t.writes++;
       }
       for (const name of checkpointNames) this.stmt('DELETE FROM _checkpoints WHERE name = ?').run(name);
     })();
@@ -453,6 +496,8 @@ export class SqliteReadStore implements ReadStore {
     if (this.closed) return;
     this.closed = true;
     this.commitGroup();
+    void this.counter?.worker.terminate();
+    this.counter = undefined;
     try {
       this.db.pragma('optimize');
     } finally {
@@ -478,14 +523,25 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /** The number of matches, kept through writes once asked for (lists ask on every page). */
-  count(name: string, filter: Filter): number {
+  async count(name: string, filter: Filter): Promise<number> {
     const t = this.readTable(name);
     const kept = this.keptCount(t, filter);
     if (kept !== undefined) return kept;
     const where = compileWhere(filter, t.kinds);
     let n = 0;
     if (!where.rest) {
-      n = this.stmt(`SELECT count(*) AS n FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().get(...where.sql.params) as number;
+      const sql = `SELECT count(*) AS n FROM ${t.sql} WHERE ${where.sql.sql}`;
+      const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
+      if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
+        const writes = t.writes;
+        const counted = await this.countOffThread(sql, where.sql.params).catch(() => undefined);
+        if (counted !== undefined) {
+          // Kept only when nothing was written meanwhile (the writes would be missing from it).
+          if (t.writes === writes && this.tables.get(name) === t) this.keepCount(t, filter, counted);
+          return counted;
+        }
+      }
+      n = this.stmt(sql).pluck().get(...where.sql.params) as number;
     } else {
       const test = predicate(where.rest);
       for (const d of this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().iterate(...where.sql.params) as Iterable<string>) {
@@ -527,7 +583,8 @@ export class SqliteReadStore implements ReadStore {
       } else {
         docs = (this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[]).map((d) => JSON.parse(d) as Doc);
       }
-      return { docs, total: withTotal ? this.count(name, filter) : undefined };
+      // The total (when wanted) comes from count, which may read it on another thread.
+      return { docs };
     }
     const test = where.rest ? predicate(where.rest) : () => true;
     const rows = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${order ? ` ORDER BY ${order}` : ''}`).pluck().iterate(...where.sql.params) as IterableIterator<string>;
