@@ -128,10 +128,20 @@ async function json(res: Response): Promise<Record<string, unknown>> {
   return body;
 }
 
+/** Sends again while the answer is 503 (the read side behind, ADR 0023: nothing was saved), after its Retry-After. */
+async function retrying(send: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await send();
+    if (res.status !== 503 || attempt >= 120) return res;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 1000 * (Number(res.headers.get('retry-after')) || 1)));
+  }
+}
+
 async function importFile(base: string, headers: Record<string, string>, file: Buffer, name: string): Promise<Record<string, unknown>> {
   const form = new FormData();
   form.append('csvFile', new Blob([file], { type: 'text/csv' }), name);
-  return json(await fetch(`${base}/api/transactions/import`, { method: 'POST', headers, body: form }));
+  return json(await retrying(() => fetch(`${base}/api/transactions/import`, { method: 'POST', headers, body: form })));
 }
 
 async function until(what: string, test: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
@@ -184,7 +194,7 @@ async function measure(projector: string) {
     const ids = await Promise.all(uploads.map(async (u) => {
       const form = new FormData();
       form.append('receipt', new Blob([u.bytes]), u.name);
-      const body = await json(await fetch(`${base}/api/receipts/upload`, { method: 'POST', headers, body: form }));
+      const body = await json(await retrying(() => fetch(`${base}/api/receipts/upload`, { method: 'POST', headers, body: form })));
       return String(body.id ?? (body.receipt as { id: string }).id);
     }));
     const imported = await importing;
