@@ -288,9 +288,13 @@ describe('blue-green generations over the SQLite store', () => {
     await next.ensureIndexes('items', [['c']]);
     await next.commit(new Map([['items', new Map([['a', { _id: 'a', c: 'new' }]])]]), [{ name: 'p@g1', version: 2, position: 5 }]);
     expect((await store.collection('items').findOne({ _id: 'a' }))!.c).toBe('old');
+    store.dropGraceMs = 50;
     await store.switchTo(p, 1, { name: 'p', version: 2, position: 5 });
     expect((await store.collection('items').findOne({ _id: 'a' }))!.c).toBe('new');
     expect(store.peek!('items', 'a')).toMatchObject({ c: 'new' });
+    // Still there for readers on other connections, until the grace ends.
+    expect(await inner.collection(physicalName('items', 0)).count({})).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await inner.collection(physicalName('items', 0)).count({})).toBe(0);
     await inner.close();
     const reopened = await GenerationalReadStore.open(new SqliteReadStore(inner.file), [p]);

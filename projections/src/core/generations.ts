@@ -9,6 +9,12 @@ interface GenerationDoc extends Doc {
 }
 
 /**
+ * How long a switched-away generation stays readable: longer than any follower needs to read
+ * the new alias (told at once in a projector thread, a 50 ms poll in another process).
+ */
+export const DROP_GRACE_MS = 10_000;
+
+/**
  * The physical name of a projection's collection in a generation. Generation 0 is the plain
  * name, so data folders written before generations existed are generation 0 as they are.
  */
@@ -112,6 +118,9 @@ export class GenerationalReadStore implements ReadStore {
   }
 
   close(): Promise<void> {
+    // Old generations not dropped yet are dropped by the next start.
+    for (const timer of this.pendingDrops) clearTimeout(timer);
+    this.pendingDrops.clear();
     return this.inner.close();
   }
 
@@ -148,6 +157,22 @@ export class GenerationalReadStore implements ReadStore {
     const alias: GenerationDoc = { _id: projection.name, generation };
     await this.inner.commit(new Map([[GENERATIONS, new Map([[projection.name, alias]])]]), [checkpoint]);
     this.generations.set(projection.name, generation);
-    await this.inner.drop(Object.keys(projection.collections).map((c) => physicalName(c, previous)), [buildCheckpointName(projection.name, generation)]);
+    const drop = () => this.inner.drop(Object.keys(projection.collections).map((c) => physicalName(c, previous)), [buildCheckpointName(projection.name, generation)]);
+    if (this.dropGraceMs <= 0) return drop();
+    // Readers on other connections (the request thread beside a projector thread, query and
+    // command processes) switch when they are told of this commit or at their next poll: the old
+    // generation stays readable a while longer, so none of them reads a dropped table (an empty
+    // list). A stop before the drop leaves the build's checkpoint, and the next start drops the
+    // old generation (ProjectionRunner's dropLeftovers).
+    const timer = setTimeout(() => {
+      this.pendingDrops.delete(timer);
+      drop().catch((error: unknown) => console.error(`dropping ${projection.name}'s generation ${previous} failed (the next start drops it):`, error));
+    }, this.dropGraceMs);
+    timer.unref?.();
+    this.pendingDrops.add(timer);
   }
+
+  /** How long an old generation stays after a switch (0: dropped in the switch). */
+  dropGraceMs = DROP_GRACE_MS;
+  private readonly pendingDrops = new Set<ReturnType<typeof setTimeout>>();
 }
