@@ -130,6 +130,28 @@ describe('SQLite read store answers as the embedded store does', () => {
     await s.close();
   });
 
+  it('following another writer, a big count not back in time answers the last known one, and the recount replaces it', async () => {
+    const path = file();
+    const writer = new SqliteReadStore(path);
+    // Wait 0: the last known count answers at once, while the recount runs.
+    const reader = new SqliteReadStore(path, { offThreadRows: 100, staleCountWaitMs: 0 });
+    reader.followOtherWriters();
+    await writer.commit(new Map([['t', new Map(Array.from({ length: 3000 }, (_, i) => [`a${i}`, { _id: `a${i}`, c: 'x' } as Doc]))]]), []);
+    await writer.flush();
+    const c = reader.collection('t');
+    // Nothing known yet: the first count waits for its recount.
+    expect(await c.count({ c: 'x' })).toBe(3000);
+    await writer.commit(new Map([['t', new Map([['b', { _id: 'b', c: 'x' } as Doc]])]]), []);
+    await writer.flush();
+    // Another connection committed: the count is a recount behind, then right.
+    expect(await c.count({ c: 'x' })).toBe(3000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await c.count({ c: 'x' })).toBe(3001);
+    expect((await c.findPage({ c: 'x' }, { limit: 2 })).total).toBe(3001);
+    await reader.close();
+    await writer.close();
+  });
+
   it('keeps counts right through inserts, changes and deletes', async () => {
     const s = new SqliteReadStore(file());
     const c = s.collection('t');

@@ -13,6 +13,8 @@ import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './
 const CHUNK_DOCS = 500;
 /** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page. */
 const KEPT_COUNTS = 16;
+/** How long a count waits for its recount before answering with the last known one (see lastCounts). */
+const STALE_COUNT_WAIT_MS = 150;
 /** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
 const INDEX_FORMAT = 2;
 /** A group transaction is committed after this long (ms) or this many documents. */
@@ -32,6 +34,8 @@ export interface SqliteReadStoreOptions {
   offThreadRows?: number;
   /** SQLite page cache, MB (default 128). */
   cacheMb?: number;
+  /** With other writers: how long a count waits for its recount before answering the last known one (default 150 ms). */
+  staleCountWaitMs?: number;
 }
 
 interface KeptCount {
@@ -141,6 +145,15 @@ export class SqliteReadStore implements ReadStore {
   private closed = false;
   /** Set when another process writes this file (see followOtherWriters). */
   private otherWriters?: { version: Database.Statement; seen: unknown };
+  /**
+   * With other writers (followOtherWriters): the last count known per collection and filter,
+   * from before another connection's commit. A big table's recount that takes longer than
+   * STALE_COUNT_WAIT_MS answers with it meanwhile (a list's total a recount behind, while a big
+   * import commits every 200 ms), instead of every list page waiting for a full recount.
+   */
+  private readonly lastCounts = new Map<string, Map<string, number>>();
+  /** Recounts under way, one per collection and filter. */
+  private readonly recounts = new Map<string, Promise<number | undefined>>();
   /** The open group transaction (see commit). */
   private group?: { since: number; docs: number };
   private groupTimer?: NodeJS.Timeout;
@@ -148,6 +161,7 @@ export class SqliteReadStore implements ReadStore {
   private counter?: { worker: Worker; next: number; waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }> };
   /** Counts of collections with at least this many rows run on the counting thread. */
   private readonly offThreadRows: number;
+  private readonly staleCountWaitMs: number;
   private failure?: Error;
   /** Called after each commit of a group transaction: other connections see its writes from now (the projector thread tells the request thread, ADR 0008). */
   onCommitted?: () => void;
@@ -172,6 +186,7 @@ export class SqliteReadStore implements ReadStore {
     `);
     this.extra = options.extraIndexes ?? {};
     this.offThreadRows = options.offThreadRows ?? 20_000;
+    this.staleCountWaitMs = options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS;
   }
 
   /** A prepared statement, kept (up to STATEMENTS of them, then the cache starts over). Callers reading one column pluck it, so every statement with that column is plucked. */
@@ -211,6 +226,12 @@ export class SqliteReadStore implements ReadStore {
       const now = this.otherWriters.version.get();
       if (now !== this.otherWriters.seen) {
         this.otherWriters.seen = now;
+        // Counts kept so far become the last known ones (see count).
+        for (const [tableName_, kept] of this.tables) {
+          let last = this.lastCounts.get(tableName_);
+          if (!last) this.lastCounts.set(tableName_, (last = new Map()));
+          for (const [key, c] of kept.counts) last.set(key, c.n);
+        }
         this.tables.clear();
       }
     }
@@ -534,12 +555,29 @@ export class SqliteReadStore implements ReadStore {
       const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
       if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
         const writes = t.writes;
-        const counted = await this.countOffThread(sql, where.sql.params).catch(() => undefined);
-        if (counted !== undefined) {
-          // Kept only when nothing was written meanwhile (the writes would be missing from it).
-          if (t.writes === writes && this.tables.get(name) === t) this.keepCount(t, filter, counted);
-          return counted;
+        const key = filterKey(filter);
+        const flight = `${name}\u0000${key ?? sql + JSON.stringify(where.sql.params)}`;
+        let recount = this.recounts.get(flight);
+        if (!recount) {
+          recount = this.countOffThread(sql, where.sql.params).then(
+            (counted) => {
+              // Kept only when nothing was written meanwhile (the writes would be missing from it).
+              if (t.writes === writes && this.tables.get(name) === t) this.keepCount(t, filter, counted);
+              if (key !== undefined) this.lastCounts.get(name)?.set(key, counted);
+              return counted;
+            },
+            () => undefined,
+          ).finally(() => this.recounts.delete(flight));
+          this.recounts.set(flight, recount);
         }
+        const last = key === undefined ? undefined : this.lastCounts.get(name)?.get(key);
+        const counted = last === undefined
+          ? await recount
+          : this.staleCountWaitMs <= 0
+            ? undefined
+            : await Promise.race([recount, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.staleCountWaitMs))]);
+        if (counted !== undefined) return counted;
+        if (last !== undefined) return last;
       }
       n = this.stmt(sql).pluck().get(...where.sql.params) as number;
     } else {
