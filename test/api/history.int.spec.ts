@@ -256,3 +256,24 @@ describe('asOf on the list and record reads', () => {
     }
   });
 });
+
+describe('history across members', () => {
+  it("a member's line (not an admin) matched by the admin to someone else's receipt: the member's history does not show that receipt", async () => {
+    const csv = Buffer.from('Transaction Date,Description,Amount\n2024-03-09,BO TAXI RIDE,-23.40\n');
+    expect((await api.http.post('/api/transactions/import').set(bo.headers(ada.companyId)).attach('csvFile', csv, 'bo.csv')).status).toBe(200);
+    const boTx = ((await txList(bo)).body.transactions as Tx[]).find((t) => t.description === 'BO TAXI RIDE')!;
+    const receipts = (await api.http.get('/api/receipts').query({ limit: 100 }).set(ada.headers())).body.receipts as Array<{ id: string }>;
+    const adas = receipts.find((r) => r.id !== match.receipt_id && r.id !== boReceipt)!;
+    const manual = await api.http.post('/api/matches').set(ada.headers()).send({ receiptId: adas.id, transactionId: boTx.id });
+    expect(manual.status, JSON.stringify(manual.body)).toBeLessThan(300);
+    // The admin sees the match in the line's history; Bo, whose line it is, does not see Ada's receipt through it.
+    const forAda = await history(ada, 'transaction', boTx.id);
+    expect(forAda.status).toBe(200);
+    const entries = (forAda.body as { entries: Array<{ changes: Array<{ field: string; after: unknown }> }> }).entries;
+    const shown = entries.flatMap((e) => e.changes).find((c) => c.field === 'receipts')?.after as string;
+    expect(shown).toMatch(/\.jpg$/);
+    const forBo = await history(bo, 'transaction', boTx.id);
+    expect(forBo.status).toBe(200);
+    expect(JSON.stringify(forBo.body)).not.toContain(shown);
+  });
+});
