@@ -58,6 +58,19 @@ describe('canonical JSON (RFC 8785)', () => {
   });
 });
 
+/** A copy of an event file (its WAL folded in first) with one change made through SQLite. */
+function changedCopy(file: string, prefix: string, change: (db: Database.Database) => void): string {
+  const copy = join(dir, `${prefix}-${randomUUID()}.sqlite`);
+  const source = new Database(file);
+  source.pragma('wal_checkpoint(TRUNCATE)');
+  source.close();
+  copyFileSync(file, copy);
+  const db = new Database(copy);
+  change(db);
+  db.close();
+  return copy;
+}
+
 describe('the hash chain of the SQLite event store', () => {
   const file = join(dir, 'events.sqlite');
   beforeAll(() => sampleLog(file));
@@ -76,14 +89,7 @@ describe('the hash chain of the SQLite event store', () => {
 
   /** A copy of the file with one change made through SQLite, then checked. */
   function tampered(change: (db: Database.Database) => void) {
-    const copy = join(dir, `tampered-${randomUUID()}.sqlite`);
-    const source = new Database(file);
-    source.pragma('wal_checkpoint(TRUNCATE)');
-    source.close();
-    copyFileSync(file, copy);
-    const db = new Database(copy);
-    change(db);
-    db.close();
+    const copy = changedCopy(file, 'tampered', change);
     return { copy, ...verifyChainFile(copy) };
   }
   const idAt = (position: number) => {
@@ -192,17 +198,7 @@ describe('the chain check over several chunks (SQLite assembles 1,000 documents 
     }
     await store.close();
   });
-  const copyWith = (change: (db: Database.Database) => void) => {
-    const copy = join(dir, `chunks-${randomUUID()}.sqlite`);
-    const source = new Database(file);
-    source.pragma('wal_checkpoint(TRUNCATE)');
-    source.close();
-    copyFileSync(file, copy);
-    const db = new Database(copy);
-    change(db);
-    db.close();
-    return copy;
-  };
+  const copyWith = (change: (db: Database.Database) => void) => changedCopy(file, 'chunks', change);
 
   it('an intact log checks out whole, on one thread and in ranges', async () => {
     expect(verifyChainFile(file)).toMatchObject({ ok: true, checked: N, head: { position: N } });
