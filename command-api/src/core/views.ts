@@ -1,4 +1,4 @@
-import type { Role } from '@paperlink/domain';
+import type { CompanyView, Role } from '@paperlink/domain';
 
 /** The user object the spec's client reads (login, register, profile). */
 export interface UserView {
@@ -14,21 +14,7 @@ export interface UserView {
   companies: Array<{ id: string; name: string; role: Role }>;
 }
 
-export interface CompanyView {
-  id: string;
-  name: string;
-  role: Role;
-  domain: string | null;
-  planType: string;
-  userCount: number;
-  transactionCount: number;
-  receiptCount: number;
-  matchRate: number;
-  createdAt: string;
-  updatedAt: string;
-  /** The company record's revision (ETag). */
-  revision: number;
-}
+export type { CompanyView };
 
 /** Read-side answers a command reply includes; infra builds them over the read models. */
 export interface AccountViews {

@@ -4,6 +4,23 @@ import type { Role } from '../core/context';
 import { ROLES } from '../core/context';
 import { hasUnsafeCharacters, unsafeTextMessage } from '../core/text';
 
+/** A company as the spec's client reads it (company list, switcher, settings), with the caller's role. */
+export interface CompanyView {
+  id: string;
+  name: string;
+  role: Role;
+  domain: string | null;
+  planType: string;
+  userCount: number;
+  transactionCount: number;
+  receiptCount: number;
+  matchRate: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The company record's revision (also its ETag): send it back in If-Match to edit this version. */
+  revision: number;
+}
+
 export type CompanyEvent =
   | { type: 'CompanyRegistered'; data: { companyId: string; name: string; planType: string; createdBy: string; createdAt: string } }
   | { type: 'CompanyUpdated'; data: { companyId: string; name: string; domain: string | null; updatedAt: string } }

@@ -1,21 +1,7 @@
-import type { ReadStore, Role } from '@paperlink/domain';
+import type { CompanyView, ReadStore, Role } from '@paperlink/domain';
 import { activeSessionsOfUser, COMPANY_STATS, getCompanies, getMembership, getUser, getUsers, membershipsOfUser, type CompanyDoc, type CompanyStatsDoc } from '@paperlink/projections';
 
-export interface CompanyView {
-  id: string;
-  name: string;
-  role: Role;
-  domain: string | null;
-  planType: string;
-  userCount: number;
-  transactionCount: number;
-  receiptCount: number;
-  matchRate: number;
-  createdAt: string;
-  updatedAt: string;
-  /** The company record's revision (also its ETag): send it back in If-Match to edit this version. */
-  revision: number;
-}
+export type { CompanyView };
 
 function companyView(doc: CompanyDoc, role: Role, stats?: CompanyStatsDoc): CompanyView {
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
