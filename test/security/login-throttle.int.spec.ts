@@ -4,18 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerAccount, startApi, type Api } from '../support/harness';
+import { botnet, login, PROXIED } from '../support/proxied';
 
-/** Addresses come from X-Forwarded-For, as behind the reverse proxy of a real deployment. */
-const PROXIED = { TRUST_PROXY: 'loopback' } as const;
 let api: Api | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-const from = (address: string) => ({ 'x-forwarded-for': address });
-const login = (a: Api, address: string, email: string, password: string) => a.http.post('/api/auth/login').set(from(address)).send({ email, password });
-const botnet = (n: number) => Array.from({ length: n }, (_, i) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`);
 
 /** Sequential wrong guesses at one account, one per address; their statuses. */
 async function guess(a: Api, email: string, addresses: string[]): Promise<number[]> {

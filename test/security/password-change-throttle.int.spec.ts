@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { botnet, from, login, PROXIED } from '../support/proxied';
 
 /**
  * PUT /api/auth/password checks the current password: with a stolen access token it is a
@@ -8,18 +9,14 @@ import { registerAccount, startApi, type Account, type Api } from '../support/ha
  * sign-in policy (docs/decisions/0004-sign-in-throttling.md): per address (and per session),
  * with growing delays, within the account's 100 failures an hour and the per-address budget.
  */
-const PROXIED = { TRUST_PROXY: 'loopback' } as const;
 let api: Api | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
 
-const from = (address: string) => ({ 'x-forwarded-for': address });
 const change = (a: Api, token: string, address: string, currentPassword: string, newPassword = 'Brand-New-Passw0rd') =>
   a.http.put('/api/auth/password').set({ ...from(address), authorization: `Bearer ${token}` }).send({ currentPassword, newPassword });
-const login = (a: Api, address: string, email: string, password: string) => a.http.post('/api/auth/login').set(from(address)).send({ email, password });
-const botnet = (n: number) => Array.from({ length: n }, (_, i) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`);
 
 /** Sequential wrong current passwords with one token from one address; their statuses. */
 async function wrongChanges(a: Api, token: string, address: string, n: number): Promise<Array<{ status: number; code: string; retryAfter: number }>> {
