@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import express from 'express';
 import type { EventStore } from '@paperlink/domain';
+import { PRINT_COPY } from '@paperlink/domain';
 import {
   accountRouter,
   authenticate,
@@ -268,7 +269,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       readFile = (bytes) => lazyReader.read(bytes);
       // The command process reads files for /ai/llm/test-ocr; job workers and reactors run with the projections.
       if (runsJobs) {
-        jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
+        jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), printCopy: async (sha256, bytes) => blobs.putDerived(sha256, PRINT_COPY, await cpu.printCopy(bytes)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
         jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m) }), { concurrency: 1, maxAttempts: 3 });
         // With the projector thread the reactors run there (they read every event); their jobs run here.
         if (projector) projector.startReactors(jobs);

@@ -3,10 +3,13 @@
  * tools would (pdfjs text, exceljs cells): totals, grouping, scope, neutralised formulas, cell
  * types. The first pages of two sample PDFs are rendered to .artifacts/reports/ to look at.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import { decodePrintCopy, encodePrintCopy, PRINT_COPY } from '@paperlink/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText, renderPdfPages } from '../../infra/src/ocr/pdf';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
@@ -32,6 +35,8 @@ let api: Api;
 let ada: Account;
 let bo: Account;
 const tx = new Map<string, string>();
+/** The uploaded files, by name (their blob keys are their SHA-256). */
+const uploaded = new Map<string, Buffer>();
 
 /** Collects a binary body. */
 const binary = (response: unknown, done: (err: Error | null, body: Buffer) => void) => {
@@ -62,6 +67,7 @@ function pdfOf(pages: number): Promise<Buffer> {
 }
 
 async function upload(who: Account, bytes: Buffer, name: string): Promise<string> {
+  uploaded.set(name, bytes);
   const res = await api.http.post('/api/receipts/upload').set(who.headers()).attach('receipt', bytes, name);
   if (res.status !== 201 && res.status !== 200) throw new Error(`upload ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.receipt.id as string;
@@ -355,5 +361,56 @@ describe('split transactions (issue 16 item 5)', () => {
     expect(breakdown(wb, 'By category').get('Fuel')).toEqual([2, -105.25]);
     expect(breakdown(wb, 'By category').get('Office')).toEqual([2, -185]);
     expect(String(rowOf(wb.getWorksheet('Transactions')!, 'Office Depot').getCell(splitCol).value)).toMatch(/^Stale, saved for -\$200\.00: Office/);
+  });
+});
+
+describe("receipts' print copies (ADR 0018)", () => {
+  /** Where the local blob store keeps a file's print copy: beside the file. */
+  const copyPath = (name: string) => {
+    const key = createHash('sha256').update(uploaded.get(name)!).digest('hex');
+    return join(api.dataDir, 'files', key.slice(0, 2), key.slice(2, 4), `${key}.${PRINT_COPY}`);
+  };
+  const until = async (what: string, ok: () => boolean, ms = 20_000) => {
+    const end = Date.now() + ms;
+    while (!ok()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  /** An embedded image of exactly these pixels in the PDF (pdfkit writes image dictionaries as plain text). */
+  const hasImage = (pdf: Buffer, width: number, height: number) => new RegExp(`/Width ${width}\\s[^>]*/Height ${height}\\s|/Height ${height}\\s[^>]*/Width ${width}\\s`).test(pdf.toString('latin1'));
+
+  it('reading a receipt makes its print copy; a report embeds the stored copy, not the file', async () => {
+    for (const name of ['bo-receipt.jpg', 'bo-invoice.pdf', 'ada-receipt.jpg']) await until(`the print copy of ${name}`, () => existsSync(copyPath(name)));
+    // The 3-page PDF: every page rendered once (the report above showed 2 of them from it).
+    const invoice = decodePrintCopy(readFileSync(copyPath('bo-invoice.pdf')))!;
+    expect(invoice).toMatchObject({ asIs: false, complete: true });
+    expect(invoice.pages).toHaveLength(3);
+    expect(decodePrintCopy(readFileSync(copyPath('ada-receipt.jpg')))).not.toBeNull();
+    // Ada's copy replaced by a 123 x 77 page: the report shows that page, so it read the copy.
+    const marker = await sharp({ create: { width: 123, height: 77, channels: 3, background: '#cc0000' } }).jpeg().toBuffer();
+    writeFileSync(copyPath('ada-receipt.jpg'), encodePrintCopy({ asIs: false, complete: true, pages: [marker] }));
+    const res = await download(ada, 'pdf', 'transactions', { startDate: '2026-01-01', endDate: '2026-01-31' });
+    expect(res.status).toBe(200);
+    expect((await pdfText(res.body)).join('\n')).toContain('Receipt ada-receipt.jpg');
+    expect(hasImage(res.body, 123, 77)).toBe(true);
+  });
+
+  it('a receipt without a copy (stored before copies existed) still renders, and the report keeps the copy it made', async () => {
+    rmSync(copyPath('bo-receipt.jpg'));
+    rmSync(copyPath('bo-invoice.pdf'));
+    const res = await download(bo, 'pdf', 'transactions', { maxPagesPerReceipt: 2 });
+    expect(res.status).toBe(200);
+    const all = (await pdfText(res.body)).join('\n');
+    expect(all).toContain('Receipt bo-receipt.jpg');
+    expect(all).toContain('Receipt bo-invoice.pdf, page 2 of 2');
+    expect(all).not.toMatch(/could not be read|file not found/);
+    await until('the copies the report made', () => existsSync(copyPath('bo-receipt.jpg')) && existsSync(copyPath('bo-invoice.pdf')));
+    // Made for 2 pages of 3: kept, marked as not every page (a report of all pages renders them again).
+    const invoice = decodePrintCopy(readFileSync(copyPath('bo-invoice.pdf')))!;
+    expect(invoice).toMatchObject({ asIs: false, complete: false });
+    expect(invoice.pages).toHaveLength(2);
+    const all3 = (await pdfText((await download(bo, 'pdf', 'transactions', { maxPagesPerReceipt: 'all' })).body)).join('\n');
+    expect(all3).toContain('Receipt bo-invoice.pdf, page 3 of 3');
   });
 });

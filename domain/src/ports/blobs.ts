@@ -17,7 +17,14 @@ export interface BlobStore {
   /** The bytes under a key, or null when there are none. */
   get(sha256: string): Promise<Buffer | null>;
   has(sha256: string): Promise<boolean>;
-  /** Removes the bytes (used only when no receipt refers to them any more). */
+  /** Removes the bytes and the files derived from them (used only when no receipt refers to them any more). */
   delete(sha256: string): Promise<void>;
+  /**
+   * A file derived from the blob under `sha256` (`name`: what it is, e.g. a receipt's print copy
+   * 'print-v1'), kept beside it; null when none was made. Derived files are caches: made again
+   * from the blob whenever missing, replaced by a later put of the same name.
+   */
+  getDerived(sha256: string, name: string): Promise<Buffer | null>;
+  putDerived(sha256: string, name: string, bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }

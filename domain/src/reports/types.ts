@@ -35,7 +35,12 @@ export interface ReportAttachment {
   receiptId: string;
   filename: string;
   kind: 'jpeg' | 'png' | 'pdf';
+  /** The original file: absent when the print copy serves (or the file is missing). */
   bytes?: Uint8Array;
+  /** Key of the file in the blob store (a print copy made by the report is kept under it). */
+  sha256?: string;
+  /** The receipt's stored print copy (print-copy.ts), when it has one. */
+  print?: Uint8Array;
 }
 
 export interface ReportTransaction {
@@ -128,4 +133,6 @@ export interface ReportSource {
    * gives only the matches.
    */
   byIds?(type: 'transaction' | 'receipt', ids: string[]): Promise<ReportRow[]>;
+  /** Keeps a print copy the renderer had to make (a receipt without one, or with too few pages) for later reports. */
+  keepPrintCopy?(sha256: string, copy: Uint8Array): void;
 }

@@ -92,6 +92,21 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>):
       expect(await store.has(sha256(Buffer.from('receipt A')))).toBe(true);
     });
 
+    it("keeps a file derived from a blob beside it (a receipt's print copy): replaced by a later put, removed with the blob", async () => {
+      const bytes = randomBytes(3000);
+      const { sha256: key } = await store.put(bytes);
+      expect(await store.getDerived(key, 'print-v1')).toBeNull();
+      await store.putDerived(key, 'print-v1', Buffer.from('first copy'));
+      expect((await store.getDerived(key, 'print-v1'))!.toString()).toBe('first copy');
+      await store.putDerived(key, 'print-v1', Buffer.from('second copy'));
+      expect((await store.getDerived(key, 'print-v1'))!.toString()).toBe('second copy');
+      // The blob itself is untouched, and a derived file is not a blob of its own.
+      expect((await store.get(key))!.equals(bytes)).toBe(true);
+      await expect(store.getDerived(key, '../x')).rejects.toThrow();
+      await store.delete(key);
+      expect(await store.getDerived(key, 'print-v1')).toBeNull();
+    });
+
     it('concurrent puts of the same bytes all succeed with the same key', async () => {
       const bytes = randomBytes(600 * 1024);
       const results = await Promise.all(Array.from({ length: 8 }, () => store.put(bytes)));

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { GridFSBucket, MongoClient, MongoServerError, type Db, type MongoClientOptions, type ObjectId } from 'mongodb';
-import type { BlobInfo, BlobStore } from '@paperlink/domain';
+import { PRINT_COPY, type BlobInfo, type BlobStore } from '@paperlink/domain';
 
 const HEX = /^[0-9a-f]{64}$/;
 export const GRIDFS_BUCKET = 'receipts';
 
 function checkKey(sha256: string): void {
   if (!HEX.test(sha256)) throw new Error(`not a SHA-256 key: ${sha256}`);
+}
+
+/** Derived files a blob may have (removed with it). */
+const DERIVED_NAMES = [PRINT_COPY];
+function checkDerived(name: string): void {
+  if (!DERIVED_NAMES.includes(name)) throw new Error(`not a derived file name: ${name}`);
 }
 
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
@@ -72,15 +78,15 @@ export class GridFsBlobStore implements BlobStore {
     return info;
   }
 
-  async get(sha256: string): Promise<Buffer | null> {
-    checkKey(sha256);
+  async get(sha256: string, derived = false): Promise<Buffer | null> {
+    if (!derived) checkKey(sha256);
     const id = await this.fileId(sha256);
     if (!id) return null;
     const parts: Uint8Array[] = [];
     try {
       for await (const chunk of this.bucket.openDownloadStream(id)) parts.push(chunk as Uint8Array);
     } catch (e) {
-      if (!(await this.has(sha256))) return null; // deleted while we read it
+      if ((await this.fileId(sha256)) === null) return null; // deleted while we read it
       throw e;
     }
     return Buffer.concat(parts);
@@ -93,13 +99,40 @@ export class GridFsBlobStore implements BlobStore {
 
   async delete(sha256: string): Promise<void> {
     checkKey(sha256);
-    const files = await this.bucket.find({ filename: sha256 }, { projection: { _id: 1 } }).toArray();
+    // The blob and the files derived from it (named `<sha256>.<name>`).
+    const files = await this.bucket.find({ filename: { $in: [sha256, ...DERIVED_NAMES.map((n) => `${sha256}.${n}`)] } }, { projection: { _id: 1 } }).toArray();
     for (const file of files) {
       // Removes the files document first (so the blob is gone at once), then its chunks; a
       // concurrent delete of the same file makes this one a no-op.
       await this.bucket.delete(file._id).catch((e: unknown) => {
         if (!/File not found/i.test((e as Error).message)) throw e;
       });
+    }
+  }
+
+  /** A derived file is a GridFS file named `<sha256>.<name>` (the unique index keeps one). */
+  async getDerived(sha256: string, name: string): Promise<Buffer | null> {
+    checkKey(sha256);
+    checkDerived(name);
+    return this.get(`${sha256}.${name}`, true);
+  }
+
+  async putDerived(sha256: string, name: string, bytes: Uint8Array): Promise<void> {
+    checkKey(sha256);
+    checkDerived(name);
+    const filename = `${sha256}.${name}`;
+    const old = await this.bucket.find({ filename }, { projection: { _id: 1 } }).toArray();
+    for (const file of old) await this.bucket.delete(file._id).catch(() => {});
+    const upload = this.bucket.openUploadStream(filename, { metadata: { derivedFrom: sha256 } });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        upload.on('error', reject);
+        upload.once('finish', resolve);
+        upload.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      });
+    } catch (e) {
+      await this.bucket.delete(upload.id).catch(() => {});
+      if (!isDuplicateKey(e)) throw e; // another writer made the same copy first
     }
   }
 

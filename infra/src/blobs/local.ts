@@ -6,6 +6,8 @@ import type { BlobInfo, BlobStore } from '@paperlink/domain';
 
 const HEX = /^[0-9a-f]{64}$/;
 const PART = /^[0-9a-f]{2}$/;
+/** Name of a derived file (`<sha256>.<name>` beside the blob). */
+const DERIVED = /^[a-z0-9-]{1,32}$/;
 
 export interface SweepReport {
   /** Files under a key that no receipt refers to, older than the safety age: removed. */
@@ -74,6 +76,39 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(sha256: string): Promise<void> {
     await rm(this.pathOf(sha256), { force: true });
+    await this.deleteDerived(sha256);
+  }
+
+  private derivedPath(sha256: string, name: string): string {
+    if (!DERIVED.test(name)) throw new Error(`not a derived file name: ${name}`);
+    return `${this.pathOf(sha256)}.${name}`;
+  }
+
+  /** Removes the files derived from a blob (`<sha256>.<name>` beside it). */
+  private async deleteDerived(sha256: string): Promise<void> {
+    const path = this.pathOf(sha256);
+    const dir = join(path, '..');
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (name.startsWith(`${sha256}.`) && DERIVED.test(name.slice(65))) await rm(join(dir, name), { force: true });
+    }
+  }
+
+  async getDerived(sha256: string, name: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.derivedPath(sha256, name));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+
+  /** Written to a temporary name and renamed into place, like a blob (not flushed: it can be made again). */
+  async putDerived(sha256: string, name: string, bytes: Uint8Array): Promise<void> {
+    const path = this.derivedPath(sha256, name);
+    mkdirSync(join(path, '..'), { recursive: true });
+    const tmp = join(this.root, 'tmp', randomUUID());
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
   }
 
   /**
@@ -104,7 +139,7 @@ export class LocalBlobStore implements BlobStore {
           if (refs.has(key) || this.touched!.has(key)) continue;
           const info = await stat(this.pathOf(key)).catch(() => null);
           if (!info || info.mtimeMs >= cutoff || this.touched!.has(key)) continue;
-          const removal = rm(this.pathOf(key), { force: true });
+          const removal = rm(this.pathOf(key), { force: true }).then(() => this.deleteDerived(key));
           this.removing.set(key, removal);
           try {
             await removal;

@@ -58,6 +58,11 @@ export function ocrJobHandler(deps: {
   reader: ReceiptReader;
   /** The company's date-order hints (its `dateOrder` setting, its merchants' proven orders), read before each dispatch. */
   extractOptions?: (companyId: string) => Promise<ExtractOptions>;
+  /**
+   * Makes and keeps the file's print copy for PDF reports (ADR 0018), beside the read, off the
+   * request thread; a failure is logged, never the read's (a report then makes the copy).
+   */
+  printCopy?: (sha256: string, bytes: Buffer) => Promise<void>;
   log?: (msg: string) => void;
 }): JobHandler<OcrPayload> {
   const { bus } = deps;
@@ -83,20 +88,29 @@ export function ocrJobHandler(deps: {
       const sha256 = await shaOf(job);
       const bytes = sha256 ? await deps.blobs.get(sha256) : null;
       if (!bytes) throw new Error('The receipt file is missing from storage');
-      const r = await deps.reader.read(bytes, deps.extractOptions ? await deps.extractOptions(job.companyId) : undefined);
-      if (r.text.trim() === '') {
-        // Nothing to read is an answer, not a fault: no retries, the person sees why at once.
-        await bus.run(ctxFor(job, 'failed'), () =>
-          planReceipt(bus, receiptId, job.companyId, () => ({ type: 'RecordReadFailure', run, reason: NO_TEXT, attempts: job.attempt }), () => ({})),
+      // The print copy is made beside the read (in another pool worker), kept before the result is recorded.
+      const copying = deps.printCopy?.(sha256, bytes).catch((error: unknown) => {
+        deps.log?.(`print copy of receipt ${receiptId} not made: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      try {
+        const r = await deps.reader.read(bytes, deps.extractOptions ? await deps.extractOptions(job.companyId) : undefined);
+        await copying;
+        if (r.text.trim() === '') {
+          // Nothing to read is an answer, not a fault: no retries, the person sees why at once.
+          await bus.run(ctxFor(job, 'failed'), () =>
+            planReceipt(bus, receiptId, job.companyId, () => ({ type: 'RecordReadFailure', run, reason: NO_TEXT, attempts: job.attempt }), () => ({})),
+          );
+          return;
+        }
+        await bus.run(ctxFor(job, 'read'), () =>
+          planReceipt(bus, receiptId, job.companyId, () => ({
+            type: 'RecordRead',
+            result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ...(r.boxes ? { boxes: r.boxes } : {}), ...(r.dateOrder ? { dateOrder: r.dateOrder } : {}), ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
+          }), () => ({})),
         );
-        return;
+      } finally {
+        await copying;
       }
-      await bus.run(ctxFor(job, 'read'), () =>
-        planReceipt(bus, receiptId, job.companyId, () => ({
-          type: 'RecordRead',
-          result: { run, source: r.source, text: r.text.slice(0, MAX_TEXT), fields: r.fields, confidence: r.confidence, ...(r.boxes ? { boxes: r.boxes } : {}), ...(r.dateOrder ? { dateOrder: r.dateOrder } : {}), ocrConfidence: Math.round(r.ocrConfidence * 10) / 10, ms: Math.round(r.ms) },
-        }), () => ({})),
-      );
     },
     async onFailed(job, error) {
       const reason = error instanceof Error ? error.message : String(error);

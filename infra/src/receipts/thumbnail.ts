@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { encodePrintCopy } from '@paperlink/domain';
 
 /** Thumbnail width in pixels. */
 const WIDTH = 320;
@@ -15,4 +16,30 @@ export async function thumbnail(bytes: Buffer, kind: 'jpeg' | 'png' | 'pdf'): Pr
     image = Buffer.from(first);
   }
   return sharp(image, { limitInputPixels: 40_000_000 }).rotate().resize({ width: WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 75 }).toBuffer();
+}
+
+/**
+ * Pages of a PDF receipt its print copy holds when made at upload: the largest page choice short
+ * of 'all' (a report asking for all pages of a longer PDF renders them, and keeps that copy).
+ */
+export const PRINT_COPY_PAGES = 5;
+
+/** The kind of a receipt file from its first bytes (uploads are checked to be one of these). */
+export function receiptKind(bytes: Uint8Array): 'jpeg' | 'png' | 'pdf' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpeg';
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
+  if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'pdf';
+  return null;
+}
+
+/**
+ * A receipt's print copy (domain/src/reports/print-copy.ts), made once per file when it is read
+ * (a pool task) and kept beside it in the blob store, so that PDF reports embed it instead of
+ * decoding and downscaling the file each time. Throws when the file cannot be read.
+ */
+export async function printCopy(bytes: Buffer): Promise<Uint8Array> {
+  const kind = receiptKind(bytes);
+  if (!kind) throw new Error('not a receipt file');
+  const { makePrintCopy } = await import('../reports/images');
+  return encodePrintCopy(await makePrintCopy(bytes, kind, PRINT_COPY_PAGES));
 }

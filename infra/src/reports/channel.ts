@@ -102,6 +102,13 @@ export class RendererChannel {
     });
   }
 
+  /** A print copy made here goes back (moved) to be kept; nothing waits for it. */
+  printCopy(sha256: string, copy: Uint8Array): void {
+    if (this.aborted) return;
+    const own = copy.byteOffset === 0 && copy.byteLength === copy.buffer.byteLength ? copy : new Uint8Array(copy);
+    this.post({ t: 'printCopy', sha256, copy: own }, [own.buffer as ArrayBuffer]);
+  }
+
   end(): void {
     this.flush();
     this.post({ t: 'end' });

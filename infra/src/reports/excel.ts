@@ -117,6 +117,24 @@ const colName = (n: number): string => {
   return s;
 };
 
+/** Uncompressed sheet XML the writer may run ahead of the zip's deflate. */
+const PENDING_XML = 1024 * 1024;
+
+/**
+ * Bytes of a streamed sheet's XML not yet taken by the zip: the sheet stream's own buffers (an
+ * exceljs StreamBuf) and the pass-through archiver reads it from (its `pipes`). 0 when exceljs's
+ * internals are not what this expects (back-pressure is then lost, not correctness).
+ */
+function pendingXml(ws: Sheet): number {
+  type State = { length?: number } | undefined;
+  const stream = (ws as unknown as { stream?: { buffers?: unknown[]; pipes?: Array<{ _writableState?: State; _readableState?: State }> } }).stream;
+  if (!stream) return 0;
+  let n = Array.isArray(stream.buffers) ? Math.max(0, stream.buffers.length - 1) * 65536 : 0;
+  // archiver's readable-stream PassThrough (no writableLength getter in its version): its two buffers.
+  for (const p of stream.pipes ?? []) n += (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0);
+  return n;
+}
+
 /** An open data sheet: rows are added and committed one by one; `close` writes the totals row. */
 class DataSheet<R> {
   private count = 0;
@@ -148,6 +166,24 @@ class DataSheet<R> {
     }
     r.commit();
     this.count++;
+  }
+  /**
+   * Waits while the zip has not yet compressed this sheet's XML. exceljs hands each committed
+   * row's XML to the archive's input stream without back-pressure, so a writer faster than
+   * deflate piles up uncompressed XML (about 45 MB for 100,000 rows when the machine is busy).
+   */
+  async settle(): Promise<void> {
+    let last = Infinity;
+    let since = performance.now();
+    for (let pending = pendingXml(this.ws); pending > PENDING_XML; pending = pendingXml(this.ws)) {
+      if (pending < last) {
+        last = pending;
+        since = performance.now();
+      } else if (performance.now() - since > 30_000) {
+        throw new Error('the workbook stopped compressing');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   }
   close(): void {
     const last = this.count + 1;
@@ -262,6 +298,7 @@ export async function writeExcel({ meta, admin, summary, rows, out, drained }: E
         }
         open.sheet.add(row as never);
       }
+      await open?.sheet.settle();
       await drained();
     }
     open?.sheet.close();

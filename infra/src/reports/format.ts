@@ -28,4 +28,6 @@ export interface RenderInput {
   out: Writable;
   /** Resolves when the output has caught up (flow control). */
   drained(): Promise<void>;
+  /** Hands a print copy the renderer made back to be kept beside the receipt's file (PDF). */
+  keepPrintCopy?(sha256: string, copy: Uint8Array): void;
 }

@@ -2,9 +2,14 @@
  * Receipt files as images a PDF report embeds: downscaled JPEGs, a PDF receipt page by page
  * (rendered with pdfjs-dist through @napi-rs/canvas, infra/src/ocr/pdf.ts), at most the chosen
  * number of pages. A JPEG already small in bytes goes in as it is (no second lossy pass).
+ *
+ * These pages are the receipt's print copy (domain/src/reports/print-copy.ts): made once, when
+ * the receipt is read (infra/src/receipts/thumbnail.ts `printCopy`, in a pool worker), and kept
+ * beside the file in the blob store; a report uses the stored copy and makes one only for a
+ * receipt without it (files stored before copies existed), handing it back to be kept.
  */
 import sharp from 'sharp';
-import type { PagesPerReceipt, ReportAttachment } from '@paperlink/domain';
+import { decodePrintCopy, encodePrintCopy, PRINT_ALL_PAGES, type PagesPerReceipt, type PrintCopy, type ReportAttachment } from '@paperlink/domain';
 import { renderPdfPages } from '../ocr/pdf';
 
 /** Longest sides of an embedded page image, in pixels (about 190 dpi over the 300 x 380 pt box it is drawn in). */
@@ -19,13 +24,17 @@ const MAX_H = 1100;
 const KEEP_BYTES = 500_000;
 const KEEP_PIXELS = 12_000_000;
 /** 'all' pages of a PDF receipt still stops here (a 500-page upload is not a receipt). */
-export const ALL_PAGES_CAP = 30;
+export const ALL_PAGES_CAP = PRINT_ALL_PAGES;
 
 export interface PreparedImage {
   filename: string;
   /** JPEG pages; empty when the file could not be read. */
-  pages: Buffer[];
+  pages: Uint8Array[];
   error?: string;
+  /** A print copy made here (the receipt had none that served), to be kept under the file's key. */
+  made?: { sha256: string; copy: Uint8Array };
+  /** Where the pages came from: the stored print copy, or the file itself. */
+  from?: 'print-copy' | 'file';
 }
 
 const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
@@ -39,20 +48,36 @@ async function downscale(input: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
+/**
+ * A receipt file's print copy: its first `maxPages` pages (a PDF), its downscaled image, or the
+ * mark that the file goes in as it is (a JPEG small in bytes and pixels). Throws when the file
+ * cannot be read.
+ */
+export async function makePrintCopy(bytes: Buffer, kind: ReportAttachment['kind'], maxPages: number): Promise<PrintCopy> {
+  if (kind === 'pdf') {
+    const pages = await renderPdfPages(bytes, { dpi: 100, maxPages, maxPixels: 4_000_000 });
+    if (pages.length === 0) throw new Error('The PDF has no pages');
+    // Fewer pages than asked for: that was all of them.
+    return { asIs: false, complete: pages.length < maxPages, pages: await Promise.all(pages.map(downscale)) };
+  }
+  if (kind === 'jpeg' && bytes.length <= KEEP_BYTES) {
+    const size = jpegSize(bytes);
+    // Grey or RGB (CMYK JPEGs print inverted in some viewers: they are re-encoded as RGB).
+    if (size && size.width * size.height <= KEEP_PIXELS && (size.components === 1 || size.components === 3)) return { asIs: true, complete: true, pages: [] };
+  }
+  return { asIs: false, complete: true, pages: [await downscale(bytes)] };
+}
+
 export async function prepareImage(a: ReportAttachment, maxPages: PagesPerReceipt): Promise<PreparedImage> {
+  const want = maxPages === 'all' ? ALL_PAGES_CAP : maxPages;
+  const stored = a.print ? decodePrintCopy(a.print) : null;
+  if (stored && !stored.asIs && (stored.complete || stored.pages.length >= want)) return { filename: a.filename, pages: stored.pages.slice(0, want), from: 'print-copy' };
+  if (stored?.asIs && a.bytes) return { filename: a.filename, pages: [a.bytes], from: 'print-copy' };
   if (!a.bytes) return { filename: a.filename, pages: [], error: 'file not found' };
   const bytes = asBuffer(a.bytes);
   try {
-    if (a.kind === 'pdf') {
-      const pages = await renderPdfPages(bytes, { dpi: 100, maxPages: maxPages === 'all' ? ALL_PAGES_CAP : maxPages, maxPixels: 4_000_000 });
-      return { filename: a.filename, pages: await Promise.all(pages.map(downscale)) };
-    }
-    if (a.kind === 'jpeg' && bytes.length <= KEEP_BYTES) {
-      const size = jpegSize(bytes);
-      // Grey or RGB (CMYK JPEGs print inverted in some viewers: they are re-encoded as RGB).
-      if (size && size.width * size.height <= KEEP_PIXELS && (size.components === 1 || size.components === 3)) return { filename: a.filename, pages: [bytes] };
-    }
-    return { filename: a.filename, pages: [await downscale(bytes)] };
+    const copy = await makePrintCopy(bytes, a.kind, want);
+    return { filename: a.filename, pages: copy.asIs ? [bytes] : copy.pages, from: 'file', ...(a.sha256 ? { made: { sha256: a.sha256, copy: encodePrintCopy(copy) } } : {}) };
   } catch {
     return { filename: a.filename, pages: [], error: 'the file could not be read' };
   }

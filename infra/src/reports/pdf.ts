@@ -72,7 +72,7 @@ function columnsOf(meta: ReportMeta, admin: boolean): Column[] {
 
 export type PdfInput = RenderInput;
 
-export async function writePdf({ meta, admin, summary, rows, out, drained }: PdfInput): Promise<void> {
+export async function writePdf({ meta, admin, summary, rows, out, drained, keepPrintCopy }: PdfInput): Promise<void> {
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false, bufferPages: false, compress: true, info: { Title: meta.title, Author: meta.generatedBy, Subject: `${meta.company}: ${meta.period}`, Creator: 'Paperlink' } }) as WithOpenImage;
   const done = new Promise<void>((resolve, reject) => {
     out.on('finish', resolve);
@@ -170,6 +170,8 @@ export async function writePdf({ meta, admin, summary, rows, out, drained }: Pdf
     while (!ahead.done) {
       const page = ahead.value;
       const images = await aheadImages!;
+      // Copies made for receipts that had none go back to be kept: the next report reuses them.
+      for (const img of images) if (img.made) keepPrintCopy?.(img.made.sha256, img.made.copy);
       ahead = await pages.next();
       aheadImages = ahead.done ? null : prepare(ahead.value);
       let nextImage = 0;
@@ -263,7 +265,7 @@ function drawReceipt(doc: WithOpenImage, img: PreparedImage, y0: number, bottom:
   const boxW = 300;
   const boxH = 380;
   img.pages.forEach((bytes, i) => {
-    const opened = doc.openImage(bytes);
+    const opened = doc.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     const scale = Math.min(boxW / opened.width, boxH / opened.height, 1);
     const w = opened.width * scale;
     const h = opened.height * scale;

@@ -11,6 +11,8 @@ export type FromRenderer =
   /** Detail rows by id, in this order (the renderer ordered them: ReportSource.byIds). */
   | { t: 'pullIds'; type: 'transaction' | 'receipt'; ids: string[] }
   | { t: 'chunk'; bytes: Uint8Array }
+  /** A receipt's print copy made during the render, to be kept under its file's key. */
+  | { t: 'printCopy'; sha256: string; copy: Uint8Array }
   | { t: 'end' };
 
 export type ToRenderer =

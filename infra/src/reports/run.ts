@@ -18,7 +18,9 @@ function transfers(rows: ReportRow[]): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const r of rows) {
     if (r.type === 'match') continue;
-    for (const a of r.attachments) if (a.bytes && a.bytes.buffer instanceof ArrayBuffer && !out.includes(a.bytes.buffer)) out.push(a.bytes.buffer);
+    for (const a of r.attachments) {
+      for (const b of [a.bytes, a.print]) if (b && b.buffer instanceof ArrayBuffer && !out.includes(b.buffer)) out.push(b.buffer);
+    }
   }
   return out;
 }
@@ -47,6 +49,8 @@ export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: b
             reject(failed);
           },
         );
+      } else if (m.t === 'printCopy') {
+        source.keepPrintCopy?.(m.sha256, m.copy);
       } else if (m.t === 'chunk') {
         const bytes = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
         const ack = () => send({ t: 'ack', bytes: bytes.length });

@@ -46,7 +46,7 @@ export async function renderReportTask({ port, meta, admin, ordersRows = false }
     }
     const out = channel.sink();
     const rows = !details ? (async function* () {})() : ordering ? ordered(channel, keys, ID_PAGE[meta.format]) : channel.rows('detail');
-    const input = { meta, admin, summary, rows, out, drained: () => channel.drained() };
+    const input = { meta, admin, summary, rows, out, drained: () => channel.drained(), keepPrintCopy: (sha256: string, copy: Uint8Array) => channel.printCopy(sha256, copy) };
     // Each format loads its own library (a workbook never loads pdfkit, fontkit and sharp's callers; a PDF never exceljs).
     if (meta.format === 'pdf') await (await import('./pdf')).writePdf(input);
     else await (await import('./excel')).writeExcel(input);

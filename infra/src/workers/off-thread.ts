@@ -19,6 +19,8 @@ export interface OffThread {
   parsers: CsvParsers;
   checkPdf(bytes: Uint8Array): Promise<void>;
   thumbnail(bytes: Uint8Array, kind: 'jpeg' | 'png' | 'pdf'): Promise<Buffer>;
+  /** A receipt's print copy for PDF reports (infra/src/receipts/thumbnail.ts printCopy). */
+  printCopy(bytes: Uint8Array): Promise<Uint8Array>;
   pdf: PdfSteps;
   receiptFields: NonNullable<ReadReceiptOptions['fields']>;
   autoMatch: NonNullable<MatchDeps['autoMatch']>;
@@ -60,6 +62,10 @@ export function offThread(pool: WorkerPool): OffThread {
     thumbnail: async (bytes, kind) => {
       const m = moved(bytes);
       return toBuffer(await pool.run('thumbnail', { bytes: m.bytes, kind }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS }));
+    },
+    printCopy: (bytes) => {
+      const m = moved(bytes);
+      return pool.run('printCopy', { bytes: m.bytes }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
     },
     receiptFields: (text, words, options) => pool.run('receiptFields', { text, ...(words ? { words: [...words] } : {}), ...(options ? { options } : {}) }),
     autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),

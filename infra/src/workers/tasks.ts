@@ -7,7 +7,7 @@ import type { ExtractOptions, OcrWord, ReceiptFields, AutoMatchOptions, MatchPro
 import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
-import { thumbnail } from '../receipts/thumbnail';
+import { printCopy, thumbnail } from '../receipts/thumbnail';
 import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
 import { parseICalendar } from '../calendar/ical';
 import { calendarInsights, rankCandidates } from '@paperlink/domain';
@@ -33,6 +33,8 @@ export const TASKS = {
   renderPdf: async ({ bytes, options }: { bytes: Uint8Array; options: RenderOptions }): Promise<Uint8Array[]> =>
     (await renderPdfPages(bytes, options)).map(own),
   thumbnail: async ({ bytes, kind }: { bytes: Uint8Array; kind: 'jpeg' | 'png' | 'pdf' }): Promise<Uint8Array> => own(await thumbnail(asBuffer(bytes), kind)),
+  /** A receipt's print copy for PDF reports (ADR 0018), made once when the receipt is read. */
+  printCopy: async ({ bytes }: { bytes: Uint8Array }): Promise<Uint8Array> => own(await printCopy(asBuffer(bytes))),
   autoMatch: ({ receipts, transactions, options }: { receipts: ReceiptInput[]; transactions: TransactionInput[]; options: AutoMatchOptions }): MatchProposal[] =>
     autoMatch(receipts, transactions, options),
   receiptFields: ({ text, words, options }: { text: string; words?: OcrWord[]; options?: ExtractOptions }): ReceiptFields => extractReceiptFields(text, words, options),

@@ -5,7 +5,7 @@
  * comes in group order (the read store's sort), so the renderer closes a group when its key changes.
  */
 import {
-  compareForGroup, groupSort, type BlobStore, type Doc, type Filter, type ReadCollection, type ReadStore, type ReportAttachment, type ReportMatch, type ReportPass,
+  compareForGroup, groupSort, PRINT_COPY, printCopyUse, type BlobStore, type Doc, type Filter, type ReadCollection, type ReadStore, type ReportAttachment, type ReportMatch, type ReportPass,
   type ReportReceipt, type ReportRow, type ReportSettings, type ReportSource, type ReportTransaction, type ReportType, type SortSpec,
 } from '@paperlink/domain';
 import {
@@ -105,16 +105,38 @@ export class ExportReader {
     }
   }
 
+  /**
+   * The receipts' files for a PDF: the stored print copy (ADR 0018), and the original only where
+   * the copy does not serve (none yet, too few pages, or "the file as it is").
+   */
   private async files(docs: ReceiptDoc[], want: boolean): Promise<Map<string, ReportAttachment>> {
     const out = new Map<string, ReportAttachment>();
     if (!want) return out;
+    const blobs = this.blobs;
+    // Bytes of their own (a Buffer may be a slice of a shared pool): they are moved to the worker.
+    const own = (b: Buffer) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? new Uint8Array(b.buffer) : new Uint8Array(b));
     await Promise.all(docs.map(async (d) => {
-      const bytes = this.blobs ? await this.blobs.get(d.sha256) : null;
-      // Bytes of their own (a Buffer may be a slice of a shared pool): they are moved to the worker.
-      const own = bytes ? (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes)) : null;
-      out.set(d._id, { receiptId: d._id, filename: d.original_filename, kind: kindOf(d), ...(own ? { bytes: own } : {}) });
+      // A copy that cannot be read is as good as none: the report makes the pages from the file.
+      const print = blobs ? await blobs.getDerived(d.sha256, PRINT_COPY).catch(() => null) : null;
+      const bytes = blobs && printCopyUse(print, this.settings.maxPagesPerReceipt) !== 'copy' ? await blobs.get(d.sha256) : null;
+      out.set(d._id, { receiptId: d._id, filename: d.original_filename, kind: kindOf(d), sha256: d.sha256, ...(bytes ? { bytes: own(bytes) } : {}), ...(print ? { print: own(print) } : {}) });
     }));
     return out;
+  }
+
+  /** Keeps the print copies a report made, one write at a time (a report of old receipts makes many). */
+  private keeping: Promise<void> = Promise.resolve();
+  keepPrintCopy(sha256: string, copy: Uint8Array): void {
+    const blobs = this.blobs;
+    if (!blobs) return;
+    this.keeping = this.keeping.then(() => blobs.putDerived(sha256, PRINT_COPY, copy)).catch((error: unknown) => {
+      console.warn(`a receipt's print copy could not be kept: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Resolves when the print copies handed to keepPrintCopy so far are written. */
+  printCopiesKept(): Promise<void> {
+    return this.keeping;
   }
 
   /** Transactions as report rows, with the receipts the viewer may see (and their files when asked). */
@@ -214,6 +236,7 @@ export class ExportReader {
     const cursors = new Map<ReportPass, () => Promise<{ rows: ReportRow[]; done: boolean }>>();
     const walk = this.walks && !options.noWalk;
     return {
+      keepPrintCopy: (sha256, copy) => this.keepPrintCopy(sha256, copy),
       next: (pass) => {
         let cursor = cursors.get(pass);
         if (!cursor) cursors.set(pass, (cursor = this.cursor(pass, options, walk)));
