@@ -20,7 +20,7 @@
  *   node --import tsx bench/responsiveness.ts [--rows 200000] [--projector inline,thread]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmt, percentile, row } from './lib';
@@ -63,9 +63,11 @@ async function scannedPdf(jpeg: Buffer): Promise<Buffer> {
 
 async function startServer(dataDir: string, projector: string): Promise<{ child: ChildProcess; base: string }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
+  // BENCH_STALL_LOG=<file>: every stall of the request thread over 30 ms and every GC pause (bench/stall-log.mjs), one file per mode.
+  const stalls = process.env.BENCH_STALL_LOG ? ['--import', join(ROOT, 'bench/stall-log.mjs')] : [];
+  const child = spawn(process.execPath, [...profile, ...stalls, '--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web'), READ_STORE: 'sqlite', PROJECTOR: projector },
+    env: { ...process.env, ...(process.env.BENCH_STALL_LOG ? { BENCH_STALL_LOG: `${process.env.BENCH_STALL_LOG}.${projector}` } : {}), PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web'), READ_STORE: 'sqlite', PROJECTOR: projector },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
@@ -79,6 +81,11 @@ async function startServer(dataDir: string, projector: string): Promise<{ child:
   });
   child.stdout!.resume();
   return { child, base };
+}
+
+/** A phase's start or end in the stall log (BENCH_STALL_LOG), on the same monotonic clock as the server's lines. */
+function mark(projector: string, phase: string): void {
+  if (process.env.BENCH_STALL_LOG) appendFileSync(`${process.env.BENCH_STALL_LOG}.${projector}`, JSON.stringify({ kind: 'mark', phase, startUs: Number(process.hrtime.bigint() / 1000n) }) + '\n');
 }
 
 /** Resident memory of the server process (its worker threads included), in MB. */
@@ -190,6 +197,7 @@ async function measure(projector: string) {
     const loadFile = statement(ROWS, 11, 'LOAD');
     const loaded = probe(base, headers, child.pid!);
     const started = performance.now();
+    mark(projector, 'load-start');
     const importing = importFile(base, headers, loadFile, 'load.csv').then((r) => ({ r, s: (performance.now() - started) / 1000 }));
     const ids = await Promise.all(uploads.map(async (u) => {
       const form = new FormData();
@@ -207,6 +215,7 @@ async function measure(projector: string) {
     });
     const ocrS = (performance.now() - started) / 1000;
     const busy = await loaded.stop();
+    mark(projector, 'load-end');
 
     row(`load: import of ${fmt(ROWS)} more rows answered (s)`, imported.s.toFixed(1), `imported ${fmt(Number(imported.r.imported))}; listed after ${listedS.toFixed(1)} s`);
     row('load: 10 receipts (7 photos, 3 scanned PDFs) read (s)', ocrS.toFixed(1));

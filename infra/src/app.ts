@@ -54,6 +54,7 @@ import { sweepOrphanFiles } from './blobs/sweep';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { CompanyPositions } from './eventstore/company-positions';
+import { SqliteEventStore } from './eventstore/sqlite';
 import { carryLegacyMatches, legacyMatchingCompanies } from './eventstore/carry-legacy-matches';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
@@ -343,6 +344,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       parsers: cpu.parsers,
       maxRows: config.MAX_IMPORT_ROWS,
       decisionPosition,
+      // Large files off the request thread, beside the event store's writer (ADR 0008); not when a test wraps the store.
+      ...(adapters.events instanceof SqliteEventStore && !options.wrapEvents ? { stager: adapters.events.statementStager(), stageBytes: config.IMPORT_STAGE_BYTES } : {}),
     }));
     api.use(transactionRouter({
       bus,

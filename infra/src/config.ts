@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   WORKER_THREADS: z.coerce.number().int().min(1).max(32).default(Math.max(2, Math.min(4, availableParallelism()))),
   /** Transactions one statement import takes at most; a larger file is refused with both figures. */
   MAX_IMPORT_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(200_000),
+  /** Statement files from this size on are parsed, decided and made into events in the event store's writer thread (SQLite event store, ADR 0008); smaller ones on the request thread. */
+  IMPORT_STAGE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
   /**
    * How long a command waits for the read models to hold every earlier event before it decides
    * on them; past it the command is refused with 503 and Retry-After (ADR 0023). Also the

@@ -22,6 +22,7 @@ import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
 import { importStream, ledgerStream } from './routes';
 import { claimAppend, fileClaimed, lastRevision, readLedger } from './ledger';
+import { stagedImport, type StatementStager } from './import-staged';
 
 /** Statements up to 25 MB (about 250,000 rows). */
 export const STATEMENT_MAX_BYTES = 25 * 1024 * 1024;
@@ -40,7 +41,16 @@ export interface ImportDeps {
   maxRows?: number;
   /** The position the read models must reach before `members` and `existingKeys` decide (default: the head of the log). */
   decisionPosition?: DecisionPosition;
+  /**
+   * Where the event store offers one: files of at least `stageBytes` (default 1 MB) are parsed,
+   * decided and turned into events beside the store's writer, off the request thread (import-staged.ts).
+   */
+  stager?: StatementStager;
+  stageBytes?: number;
 }
+
+/** Files from this size on go to the stager (about 10,000 rows). */
+export const DEFAULT_STAGE_BYTES = 1024 * 1024;
 
 import { columnMappingStream, mappingStream } from '@paperlink/domain';
 export { columnMappingStream, mappingStream };
@@ -132,8 +142,12 @@ export function importRouter(deps: ImportDeps): Router {
     if (!file) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'file_required');
     if (!/\.csv$/i.test(file.originalname)) throw new ValidationError('Please select a CSV file', [{ field: 'csvFile', message: 'Please select a CSV file' }], 'not_csv');
     const ctx = res.locals.ctx as { companyId: string; userId: string; role: Role };
-    const fileHash = createHash('sha256').update(file.buffer).digest('hex');
     const bodyMapping = parseMapping(ImportFields.parse(req.body ?? {}).mapping);
+    if (deps.stager && file.size >= (deps.stageBytes ?? DEFAULT_STAGE_BYTES)) {
+      const parts = { savedMapping: (companyId: string, headerKey: string) => savedMapping(bus, companyId, headerKey), mappingRequired: (needs: unknown) => new MappingRequired(needs) };
+      return stagedImport(req, res, { ...deps, stager: deps.stager }, parts, file, bodyMapping, ledgerHints);
+    }
+    const fileHash = createHash('sha256').update(file.buffer).digest('hex');
     const maxRows = deps.maxRows ?? DEFAULT_MAX_IMPORT_ROWS;
     let parsed = await deps.parsers.statement(file.buffer, { ...(bodyMapping ? { mapping: bodyMapping } : {}), maxRows });
     let mapping = bodyMapping;

@@ -12,7 +12,8 @@ import {
   type Subscription,
 } from '@paperlink/domain';
 import { AppendSignal, pollingSubscription } from './subscription';
-import { BulkWriter, type PreparedAppend } from './sqlite-bulk';
+import { BulkWriter, StagedData, type PreparedAppend } from './sqlite-bulk';
+import type { StatementStager } from '@paperlink/command-api/src/transactions/import-staged';
 import { canonicalJson, chainHash, GENESIS_HASH, upgradeChain } from './chain';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
@@ -190,6 +191,11 @@ export class SqliteEventStore implements EventStore {
     let chars = 0;
     for (const a of appends) {
       for (const e of a.events) {
+        // Held by the bulk writer thread (a staged import): appended there, never serialised here.
+        if (e.data instanceof StagedData) {
+          chars += BULK_CHARS + 1;
+          continue;
+        }
         const json = this.toJson(e.data);
         chars += json.length;
         this.serialized.set(e, json);
@@ -208,7 +214,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   private prepared(a: StreamAppend): PreparedAppend {
-    return { streamId: a.streamId, expectedRevision: a.expectedRevision, events: a.events.map((e) => ({ id: e.id, type: e.type, metadata: e.metadata, json: this.serialized.get(e)! })) };
+    return {
+      streamId: a.streamId,
+      expectedRevision: a.expectedRevision,
+      events: a.events.map((e) => (e.data instanceof StagedData
+        ? { id: e.id, type: e.type, metadata: e.metadata, json: '', staged: { stage: e.data.stage, index: e.data.index } }
+        : { id: e.id, type: e.type, metadata: e.metadata, json: this.serialized.get(e)! })),
+    };
   }
 
   /** The bulk writer's side: events whose data is JSON already, appended here in one transaction. */
@@ -267,6 +279,9 @@ export class SqliteEventStore implements EventStore {
     // SQLite (busy_timeout), holding the request thread: it waits for the bulk append's answer.
     while (this.bulkInFlight) await this.bulkInFlight.catch(() => undefined);
     let results: AppendResult[];
+    if (chars > BULK_CHARS && !this.options.bulkWriter && appends.some((a) => a.events.some((e) => e.data instanceof StagedData))) {
+      throw new Error('staged events can only be appended through the bulk writer');
+    }
     if (chars > BULK_CHARS && this.options.bulkWriter) {
       // A large append (an import) is written by a thread of its own, on its own connection: the
       // same transaction, but its tens of megabytes and its fsync no longer hold the request thread.
@@ -283,6 +298,17 @@ export class SqliteEventStore implements EventStore {
     this.signal.notify();
     for (const listener of this.appendListeners) listener();
     return results;
+  }
+
+  /**
+   * Large statement imports parsed, decided and made into events in the bulk writer thread
+   * (statement-stage.ts); none without the bulk writer.
+   */
+  statementStager(): StatementStager | undefined {
+    if (!this.options.bulkWriter) return undefined;
+    // The thread starts on the first large import, as it does for the first large append.
+    const stager = () => (this.bulk ??= new BulkWriter(this.file, this.options.synchronous ?? 'FULL')).stager();
+    return { stage: (bytes, options) => stager().stage(bytes, options), decide: (stage, input) => stager().decide(stage, input), release: (stage) => stager().release(stage) };
   }
 
   /** Called after every append of this connection (the projector thread is told so, ADR 0008). */

@@ -1,0 +1,137 @@
+/**
+ * A large statement imported without its rows on the request thread (ADR 0008, fourth pass).
+ * The event store may offer a `StatementStager`: the file is parsed, its rows assigned and
+ * decided, and the import's events made, in a thread beside the connection that appends them
+ * (infra's SQLite event store: its bulk writer thread). This thread keeps the control flow and
+ * every read a decision rests on (the file's claim, the ledger's revision, read-side waits, the
+ * company's members, the dedup keys it holds: ADR 0023) and appends the plan through the bus as
+ * every command does: the held events travel as placeholders and are written in the same atomic
+ * append as the ledger, the claim and the request's record (ADR 0010, 0016).
+ */
+import type { Request, Response } from 'express';
+import {
+  importAssignees,
+  type ColumnMapping,
+  type DomainEvent,
+  type ImportResult,
+  type Member,
+  type NeedsMapping,
+  type Role,
+  type StatementParseOptions,
+} from '@paperlink/domain';
+import { columnMappingStream } from '@paperlink/domain';
+import type { Plan } from '../core/bus';
+import { send } from '../core/http';
+import { newId } from '../core/ids';
+import { readSideCurrent } from '../core/read-side';
+import { importStream, ledgerStream } from './routes';
+import { claimAppend, fileClaimed, readLedger } from './ledger';
+import { DEFAULT_MAX_IMPORT_ROWS, type ImportDeps } from './import';
+
+/** A statement parsed and held by the stager: what this thread needs of it. */
+export interface StagedStatement {
+  stage: number;
+  /** SHA-256 of the file's bytes. */
+  fileHash: string;
+  layout: string;
+  headerKey: string;
+  rows: number;
+  ignoredRows: number;
+  /** The rows' distinct dedup keys. */
+  keys: string[];
+}
+
+export type StageAnswer = StagedStatement | { needsMapping: NeedsMapping; headerKey: string };
+
+export interface StagedDecisionInput {
+  importId: string;
+  companyId: string;
+  importedBy: string;
+  fileName: string;
+  fileHash: string;
+  /** Who rows are assigned to (importAssignees). */
+  members: Member[];
+  fallbackId: string;
+  /** How many transactions the company holds with each key (absent: none). */
+  existingKeys: Array<[string, number]>;
+  alreadyImported: boolean;
+}
+
+export interface StatementStager {
+  /** Parses a statement (the bytes are moved, not copied) and holds its rows until `release`. */
+  stage(bytes: Uint8Array, options: StatementParseOptions): Promise<StageAnswer>;
+  /**
+   * Assigns and decides the held rows (decideImport). `events` are the import's events for the
+   * plan: TransactionsImported ones are placeholders that only this store's append understands.
+   */
+  decide(stage: number, input: StagedDecisionInput): Promise<{ result: ImportResult; events: DomainEvent[] }>;
+  /** Drops a staged statement (after the answer, whatever it was). */
+  release(stage: number): void;
+}
+
+/** The import route's parts that both paths share (import.ts). */
+export interface ImportRouteParts {
+  savedMapping(companyId: string, headerKey: string): Promise<ColumnMapping | null>;
+  mappingRequired(needsMapping: unknown): Error;
+}
+
+/** POST /transactions/import for a file of at least `stageBytes` when the store offers a stager. */
+export async function stagedImport(
+  req: Request,
+  res: Response,
+  deps: ImportDeps & { stager: StatementStager },
+  parts: ImportRouteParts,
+  file: { buffer: Buffer; originalname: string },
+  bodyMapping: ColumnMapping | undefined,
+  ledgerHints: Map<string, number>,
+): Promise<void> {
+  const { bus, stager } = deps;
+  const ctx = res.locals.ctx as { companyId: string; userId: string; role: Role };
+  const maxRows = deps.maxRows ?? DEFAULT_MAX_IMPORT_ROWS;
+  // A copy is moved to the thread: the request's buffer stays for the fingerprint of the file.
+  const stageOf = (mapping: ColumnMapping | undefined) => stager.stage(new Uint8Array(file.buffer), { ...(mapping ? { mapping } : {}), maxRows });
+  let answer = await stageOf(bodyMapping);
+  let mapping = bodyMapping;
+  if ('needsMapping' in answer) {
+    const saved = await parts.savedMapping(ctx.companyId, answer.headerKey);
+    if (!saved) throw parts.mappingRequired({ ...answer.needsMapping, headerKey: answer.headerKey });
+    mapping = saved;
+    answer = await stageOf(saved);
+    if ('needsMapping' in answer) throw parts.mappingRequired({ ...answer.needsMapping, headerKey: answer.headerKey });
+  }
+  const staged = answer;
+  const { fileHash } = staged;
+  try {
+    if (!(await fileClaimed(bus.events, ctx.companyId, fileHash))) await readSideCurrent(bus, ctx.companyId, deps.decisionPosition);
+    const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
+    const names = new Map(members.map((m) => [m.userId, `${m.firstName} ${m.lastName}`.trim()]));
+    const withNames = (m: ImportResult['userMatching']) => ({ ...m, details: m.details.map((d) => ({ ...d, assignedToName: names.get(d.assignedTo) ?? null })) });
+    const importId = newId();
+    await send(req, res, bus, async (c): Promise<Plan> => {
+      const ledger = await readLedger(bus.events, c.companyId!, fileHash, ledgerHints);
+      if (!ledger.alreadyImported) await readSideCurrent(bus, c.companyId!, deps.decisionPosition);
+      const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, staged.keys);
+      const { events, result } = await stager.decide(staged.stage, {
+        importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, members, fallbackId, existingKeys: [...existingKeys], alreadyImported: ledger.alreadyImported,
+      });
+      const imported = events.some((e) => e.type === 'StatementImported');
+      // In this order (ADR 0016): the rows, the ledger, then the claim (as import.ts).
+      const appends: Plan['appends'] = [
+        { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
+        { streamId: ledgerStream(c.companyId!), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
+        ...(imported ? [claimAppend(c.companyId!, fileHash, importId)] : []),
+        ...ledger.indexAppends,
+      ];
+      if (mapping && bodyMapping && events.length > 0) {
+        appends.push({ streamId: columnMappingStream(c.companyId!, staged.headerKey), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: staged.headerKey, mapping } }] });
+      }
+      return {
+        status: 200,
+        appends,
+        body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: staged.layout, ignoredRows: staged.ignoredRows, message: `Import completed! ${result.imported} transactions imported` },
+      };
+    });
+  } finally {
+    stager.release(staged.stage);
+  }
+}
