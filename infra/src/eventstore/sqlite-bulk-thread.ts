@@ -1,8 +1,17 @@
 /** The bulk writer thread: its own SqliteEventStore connection, one append at a time; and staged statement imports. */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BulkAnswer, BulkRequest, PreparedAppend } from './sqlite-bulk';
 import { SqliteEventStore } from './sqlite';
 import { StatementStages } from './statement-stage';
+
+// Lower priority (nice 10, this thread only on Linux), as the pool's workers: a staged import's
+// parse and decision (seconds of CPU) and a large append never take a core from the request thread.
+try {
+  setPriority(10);
+} catch {
+  // not permitted or not supported: normal priority
+}
 
 const { file, synchronous } = workerData as { file: string; synchronous: 'FULL' | 'NORMAL' };
 const store = new SqliteEventStore(file, { synchronous });
