@@ -35,13 +35,15 @@ import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { BlobStore, ReportMeta, ReportSettings } from '@paperlink/domain';
+import type { BlobStore, ReadStore, ReportMeta, ReportSettings } from '@paperlink/domain';
 import type { RenderInput } from '../infra/src/reports/task';
 import type { WorkerPool as Pool } from '../infra/src/workers/pool';
 import { fmt, median, row } from './lib';
 
 const RECEIPTS_DEV = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev');
 const COMPANY = 'bench-co';
+/** The read store the product reads rows from: 'sqlite' (its default) or 'memory'. */
+const STORE = process.env.EXPORT_STORE === 'memory' ? 'memory' : 'sqlite';
 const USER = 'bench-user';
 
 interface Result {
@@ -174,15 +176,9 @@ const SETTINGS: ReportSettings = {
   includeAnalytics: false, includeCharts: true, includeSummary: true, includeDetails: true,
 };
 
-async function ours(kind: 'pdf' | 'pdf-old' | 'xlsx', n: number, images: number, blobDir: string, keys: string[]): Promise<Result> {
-  const { EmbeddedReadStore } = await import('../infra/src/readstore/embedded');
-  const { LocalBlobStore } = await import('../infra/src/blobs/local');
-  const { WorkerPool } = await import('../infra/src/workers/pool');
-  const { renderReport } = await import('../infra/src/reports/run');
+/** The bench's rows in a read store: the user, `n` transactions, `images` receipts matched to the first ones. */
+async function fillStore(store: ReadStore, n: number, images: number, keys: string[]): Promise<void> {
   const { allProjections } = await import('@paperlink/projections');
-  const { ExportReader } = await import('@paperlink/query-api');
-  const rssModulesMb = peakMb('VmRSS');
-  const store = new EmbeddedReadStore();
   for (const p of allProjections()) for (const [name, indexes] of Object.entries(p.collections)) await store.ensureIndexes(name, indexes);
   const writes = new Map<string, Map<string, Record<string, unknown> & { _id: string } | null>>();
   const put = (coll: string, doc: Record<string, unknown> & { _id: string }) => {
@@ -203,6 +199,36 @@ async function ours(kind: 'pdf' | 'pdf-old' | 'xlsx', n: number, images: number,
   }
   await store.commit(writes as never, []);
   writes.clear();
+}
+
+/** A SQLite read store file holding the bench's rows (made once per case, opened by each run). */
+async function sqliteStoreFile(file: string, n: number, images: number, keys: string[]): Promise<void> {
+  const { SqliteReadStore } = await import('../infra/src/readstore/sqlite');
+  const { listIndexes } = await import('../infra/src/readstore/sqlite-indexes');
+  const store = new SqliteReadStore(file, { extraIndexes: listIndexes() });
+  await fillStore(store, n, images, keys);
+  await store.close();
+}
+
+async function ours(kind: 'pdf' | 'pdf-old' | 'xlsx', n: number, images: number, blobDir: string, keys: string[]): Promise<Result> {
+  const { EmbeddedReadStore } = await import('../infra/src/readstore/embedded');
+  const { LocalBlobStore } = await import('../infra/src/blobs/local');
+  const { WorkerPool } = await import('../infra/src/workers/pool');
+  const { renderReport } = await import('../infra/src/reports/run');
+  const { allProjections } = await import('@paperlink/projections');
+  const { ExportReader } = await import('@paperlink/query-api');
+  const rssModulesMb = peakMb('VmRSS');
+  // The product's read store: SQLite by default (READ_STORE, ADR 0020), opened on the file the
+  // parent filled (a server started on its data folder); or in memory (EXPORT_STORE=memory), filled here.
+  const store: ReadStore = STORE === 'memory'
+    ? new EmbeddedReadStore()
+    : new (await import('../infra/src/readstore/sqlite')).SqliteReadStore(process.env.EXPORT_RS_FILE!, {
+      extraIndexes: (await import('../infra/src/readstore/sqlite-indexes')).listIndexes(),
+      // A diagnosis, not the product's setting (which is the store's default): how much of the memory is SQLite's page cache.
+      ...(process.env.EXPORT_RS_CACHE_MB ? { cacheMb: Number(process.env.EXPORT_RS_CACHE_MB) } : {}),
+    });
+  if (STORE === 'memory') await fillStore(store, n, images, keys);
+  else for (const p of allProjections()) for (const [name, indexes] of Object.entries(p.collections)) await store.ensureIndexes(name, indexes);
   const rssStoreMb = peakMb('VmRSS');
   const local = new LocalBlobStore(blobDir);
   // pdf-old: a data folder from before print copies (none found; the copies the report makes are dropped, so each run is a first one).
@@ -317,7 +343,7 @@ async function main(): Promise<void> {
   const runs = Number(process.env.EXPORT_RUNS ?? 3);
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-bench-exports-'));
   try {
-    console.log(`  load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`  load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; read store: ${STORE} (EXPORT_STORE=memory|sqlite; the product's default is sqlite)`);
     const keys = await prepareImages(join(dir, 'blobs'), 1000);
     const keysFile = join(dir, 'keys.json');
     writeFileSync(keysFile, JSON.stringify(keys));
@@ -332,20 +358,22 @@ async function main(): Promise<void> {
       if (only && !only.includes(kind)) continue;
       console.log(`\n  ${label} (goal: ≤ ${limitS} s, ≤ ${limitMb} MB peak), ${runs} runs each, medians`);
       const got: Record<'ours' | 'baseline', Result[]> = { ours: [], baseline: [] };
+      const rsFile = join(dir, `readmodels-${kind}.sqlite`);
+      if (STORE === 'sqlite') await sqliteStoreFile(rsFile, n, images, keys);
       for (let i = 0; i < runs; i++) {
         for (const who of ['ours', 'baseline'] as const) {
-          const r = spawnSync(process.execPath, [...(process.env.EXPORT_CHILD_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', import.meta.filename, '--child', who, kind, String(n), String(images), join(dir, 'blobs'), keysFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
+          const r = spawnSync(process.execPath, [...(process.env.EXPORT_CHILD_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', import.meta.filename, '--child', who, kind, String(n), String(images), join(dir, 'blobs'), keysFile], { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, EXPORT_RS_FILE: rsFile } });
           const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
           if (!line) throw new Error(`${who} ${kind} failed: ${r.stderr.slice(-2000)}`);
           got[who].push(JSON.parse(line.slice(7)) as Result);
         }
       }
-      const m = (who: 'ours' | 'baseline', k: Exclude<keyof Result, 'threads'>) => median(got[who].map((r) => r[k]));
+      const m = (who: 'ours' | 'baseline', k: Exclude<keyof Result, 'threads' | 'rssModulesMb' | 'rssStoreMb'>) => median(got[who].map((r) => r[k]));
       row('ours: time', `${fmt(m('ours', 'ms') / 1000, 2)} s`, `baseline ${fmt(m('baseline', 'ms') / 1000, 2)} s, ratio ${fmt(m('ours', 'ms') / m('baseline', 'ms'), 2)}x`);
       row('ours: CPU time, all threads', `${fmt(m('ours', 'cpuMs') / 1000, 2)} s`, `baseline ${fmt(m('baseline', 'cpuMs') / 1000, 2)} s, ratio ${fmt(m('ours', 'cpuMs') / m('baseline', 'cpuMs'), 2)}x`);
       row('ours: peak RSS of the process (whole run): the goal', `${fmt(m('ours', 'peakMb'))} MB`, `goal ≤ ${limitMb} MB: ${m('ours', 'peakMb') <= limitMb ? 'met' : 'NOT met'}; baseline ${fmt(m('baseline', 'peakMb'))} MB`);
       row('ours: peak RSS while the report is made', `${fmt(m('ours', 'reportPeakMb'))} MB`, `baseline ${fmt(m('baseline', 'reportPeakMb'))} MB`);
-      row('ours: RSS of the idle process before it', `${fmt(m('ours', 'rssBeforeMb'))} MB`, `modules ${fmt(median(got.ours.map((r) => r.rssModulesMb ?? 0)))} MB, + read store ${fmt(median(got.ours.map((r) => r.rssStoreMb ?? 0)))} MB, + pool started; baseline (its rows in memory) ${fmt(m('baseline', 'rssBeforeMb'))} MB`);
+      row('ours: RSS of the idle process before it', `${fmt(m('ours', 'rssBeforeMb'))} MB`, `after modules ${fmt(median(got.ours.map((r) => r.rssModulesMb ?? 0)))} MB, store ${STORE === 'memory' ? 'filled' : 'opened'} ${fmt(median(got.ours.map((r) => r.rssStoreMb ?? 0)))} MB, then the pool started; baseline (its rows in memory) ${fmt(m('baseline', 'rssBeforeMb'))} MB`);
       row("ours: the report's own increase over it", `${fmt(median(got.ours.map((r) => r.reportPeakMb - r.rssBeforeMb)))} MB`, `baseline ${fmt(median(got.baseline.map((r) => r.reportPeakMb - r.rssBeforeMb)))} MB`);
       row('ours: file size', `${fmt(m('ours', 'bytes') / 1e6, 1)} MB`, `baseline ${fmt(m('baseline', 'bytes') / 1e6, 1)} MB`);
       row('ours: longest request-thread stall during it', `${fmt(m('ours', 'stallMs'), 1)} ms`, 'reading rows in pages here; rendering in the worker');
