@@ -234,7 +234,11 @@ export function publicAccountRouter(deps: AccountDeps): Router {
         userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
         role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: next, issuedAt: Math.floor(ctx.now.getTime() / 1000),
       };
-      return { appends, body: {}, grant };
+      // A rotation changes only the session's expiry in the read models, which no answer shows and
+      // the session guard does not read (it reads revoked, owner, start): answered once appended,
+      // without the wait for the projections (ADR 0029). A refusal above (reuse: the family
+      // revoked) still waits, so the revoked session is refused from its answer on.
+      return { appends, body: {}, grant, waitForReadModels: false };
     }, tokens, { bind: [sessionId, generation] }); // the token itself is a secret: its session and generation bind a retry
   });
 

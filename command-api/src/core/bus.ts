@@ -24,6 +24,12 @@ export interface Plan<Body = unknown> {
   body: Body;
   /** Tokens to mint into the answer (accessToken, refreshToken), reproducibly. */
   grant?: SessionGrant;
+  /**
+   * false: answer once appended, without waiting for the read models to include the events.
+   * Only for a plan whose events change nothing the caller reads back (a refresh's new expiry,
+   * ADR 0029); every other answer waits (read-your-writes).
+   */
+  waitForReadModels?: boolean;
 }
 
 export interface Reply {
@@ -215,7 +221,7 @@ export class CommandBus {
         }
         const results = appends.length > 0 ? await this.events.appendMany(appends) : [];
         const position = results.reduce((max, r) => Math.max(max, r.position), 0);
-        if (position > 0) await this.waitForProjections(position);
+        if (position > 0 && p.waitForReadModels !== false) await this.waitForProjections(position);
         return { ...reply, position };
       } catch (error) {
         if (!pending && error instanceof ConcurrencyError && error.streamId === recordStream) {

@@ -76,4 +76,40 @@ describe('the candidate block of a new receipt', () => {
     expect(got.transactions.map((t) => t.id)).toContain(line._id);
     expect(autoMatch(got.receipts, got.transactions, { threshold: 75 }).map((p) => [p.receiptId, p.transactionId])).toEqual([['pays', line._id]]);
   });
+
+  it('for a line (rejected or edited): only the receipts its amount could pay, not every receipt of two months', async () => {
+    const { store, lines } = await company();
+    const line = lines.get('t300-5')!;
+    const day = dayNumber(line.transaction_date)!;
+    const receipts = new Map<string, ReceiptDoc>();
+    const at = (id: string, d: number, cents: number | null) =>
+      receipts.set(id, { _id: id, companyId, userId: 'ada', processing_status: 'completed', extractedCents: cents, extracted_date: isoOfDay(d), extracted_merchant: line.description, original_filename: `${id}.jpg` } as unknown as ReceiptDoc);
+    at('pays', day - 1, -line.amountCents);
+    at('pays-with-fee', day - 2, Math.round(-line.amountCents / 1.02));
+    // 300 receipts in the line's receipt days whose totals no window brings to the line's amount.
+    for (let k = 0; k < 300; k++) at(`other-${k}`, day - 55 + (k % 58), -line.amountCents * 3 + 100 + k);
+    await store.commit(new Map([[RECEIPTS, receipts]]), []);
+    // Documents the block reads, by collection.
+    const read = new Map<string, number>();
+    const counting = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== 'collection') return Reflect.get(target, prop, receiver) as unknown;
+        return (name: string) => {
+          const c = target.collection(name);
+          const tally = <T>(docs: T[]) => (read.set(name, (read.get(name) ?? 0) + docs.length), docs);
+          return { ...c, find: async (...a: Parameters<typeof c.find>) => tally(await c.find(...a)), findOne: async (...a: Parameters<typeof c.findOne>) => { const d = await c.findOne(...a); tally(d ? [d] : []); return d; } };
+        };
+      },
+    });
+    const got = await matchBlock(counting, asReceipt, asTransaction)(companyId, { transactionIds: [line._id] }, {}, 75);
+    expect(got.receipts.map((r) => r.id).sort()).toEqual(['pays', 'pays-with-fee']);
+    expect(got.transactions.map((t) => t.id)).toContain(line._id);
+    // Before: every receipt of the 64 days (302) and every line of their blocks' days (about 1,300).
+    expect(read.get(RECEIPTS)).toBeLessThan(20);
+    expect(read.get(TRANSACTIONS)).toBeLessThan(100);
+    const all = [...lines.values()].filter((t) => t.companyId === companyId).map(asTransaction);
+    const whole = autoMatch([...receipts.values()].map(asReceipt), all, { threshold: 75 });
+    const inBlock = autoMatch(got.receipts, got.transactions, { threshold: 75 });
+    expect(inBlock.find((p) => p.transactionId === line._id)).toEqual(whole.find((p) => p.transactionId === line._id));
+  });
 });

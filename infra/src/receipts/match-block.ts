@@ -1,9 +1,21 @@
-import { dayNumber, isoOfDay, prepareReceipt, receiptBlock, receiptDayRange, resolveOptions, type MatchStatus, type ReadStore } from '@paperlink/domain';
+import { dayNumber, isoOfDay, prepareReceipt, receiptBlock, receiptDayRange, resolveOptions, type MatchStatus, type ReadStore, type ResolvedMatchOptions } from '@paperlink/domain';
 import type { KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction } from '@paperlink/command-api';
 import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 
 /** Work on the request thread between turns of the event loop, at most. */
 const SLICE_MS = 15;
+
+/**
+ * The receipt totals (positive cents) whose amount windows (blocking.ts amountWindows: exact or
+ * rounding, a foreign-card fee, a tip) can hold a card amount, widened by a cent each side; the
+ * receipt's own block decides exactly. Undefined when the options bound nothing.
+ */
+export function totalsPaying(cardCents: number, o: ResolvedMatchOptions): [number, number] | undefined {
+  const up = 1 + Math.max(0, o.fxFeeMax, o.tipMax);
+  const down = 1 + Math.min(0, o.fxFeeMin, o.tipMin);
+  if (!(down > 0) || !Number.isFinite(up)) return undefined;
+  return [Math.max(1, Math.floor((cardCents - o.roundingCents - 1) / up) - 1), Math.ceil((cardCents + o.roundingCents + 1) / down) + 1];
+}
 
 /**
  * Auto-match's candidate block (issue 13 item 3, ADR 0021), read from the read models through
@@ -31,27 +43,46 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
     };
     for (const id of seed.receiptIds ?? []) take(await receiptsC.findOne({ _id: id, companyId }));
 
-    // Receipts that a seed line (or a line posted on a seed day) could pay: dated up to 60 days before it, 3 after.
-    const receiptDays = new Set<string>();
-    const addLineDays = (from: number, to: number) => {
-      const [lo, hi] = receiptDayRange(from, to);
-      for (let d = lo; d <= hi; d++) receiptDays.add(isoOfDay(d));
-    };
+    // A seed line's receipts: dated up to 60 days before it, 3 after, whose totals could be paid
+    // by its amount (SQL narrows by the total, the receipt's own block decides): the receipts of
+    // two months of a big company were thousands, and each brought two months of its lines.
     for (const id of seed.transactionIds ?? []) {
       const t = await txC.findOne({ _id: id, companyId });
       const day = dayNumber(t?.transaction_date);
-      if (day !== null) addLineDays(day, day);
-    }
-    if (seed.days) {
-      const [from, to] = seed.days.map(dayNumber);
-      if (from != null && to != null && from <= to) addLineDays(from, to);
-    }
-    for (const iso of receiptDays) {
-      for (const d of await receiptsC.find({ companyId, extracted_date: iso, ...own })) take(d);
+      if (!t || day === null || !(t.amountCents < 0)) continue;
+      const card = -t.amountCents;
+      const [lo, hi] = receiptDayRange(day, day);
+      const totals = totalsPaying(card, options);
+      const found = await receiptsC.find({
+        companyId, extracted_date: { $gte: isoOfDay(lo), $lte: isoOfDay(hi) }, ...own,
+        ...(totals ? { $or: [{ extractedCents: null }, { extractedCents: { $gte: totals[0], $lte: totals[1] } }] } : {}),
+      });
+      const iso = isoOfDay(day);
+      for (const d of found) {
+        const prepared = prepareReceipt(asReceipt(d));
+        if (!prepared) continue;
+        const b = receiptBlock(prepared, options, threshold);
+        if (b.days?.includes(iso) && b.amounts.some(([l, h]) => card >= l && card <= h)) take(d);
+      }
       await breathe();
     }
+    // Receipts that a line posted on a seed day could pay: dated up to 60 days before it, 3 after.
+    if (seed.days) {
+      const receiptDays = new Set<string>();
+      const [from, to] = seed.days.map(dayNumber);
+      if (from != null && to != null && from <= to) {
+        const [lo, hi] = receiptDayRange(from, to);
+        for (let d = lo; d <= hi; d++) receiptDays.add(isoOfDay(d));
+      }
+      for (const iso of receiptDays) {
+        for (const d of await receiptsC.find({ companyId, extracted_date: iso, ...own })) take(d);
+        await breathe();
+      }
+    }
 
-    // Every line those receipts could be matched to: their days, within their amount windows.
+    // Every line those receipts could be matched to: their days, within their amount windows
+    // (the day by its index, the windows' envelope that day in SQL: a day holds hundreds of a big
+    // company's lines; a range on the amount alone reads every line above it).
     const windowsByDay = new Map<string, Array<[number, number]>>();
     const undated: Array<[number, number]> = [];
     for (const r of receipts.values()) {
@@ -65,17 +96,20 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
     const transactions = new Map<string, MatchTransaction>();
     const fits = (windows: Array<[number, number]>, d: TransactionDoc) => windows.some(([lo, hi]) => -d.amountCents >= lo && -d.amountCents <= hi);
     for (const [iso, windows] of windowsByDay) {
-      for (const d of await txC.find({ companyId, transaction_date: iso, ...own })) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
+      const lo = Math.min(...windows.map((w) => w[0]));
+      const hi = Math.max(...windows.map((w) => w[1]));
+      const amount = hi >= Number.MAX_SAFE_INTEGER ? {} : { amountCents: { $gte: -hi, $lte: -lo } };
+      for (const d of await txC.find({ companyId, transaction_date: iso, ...amount, ...own })) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
       await breathe();
     }
     // A receipt without a date may be paid on any day: only its amounts narrow the search (rare, and below the default threshold).
     for (const [lo, hi] of undated) {
       for (const d of await txC.find({ companyId, amountCents: { $gte: -hi, $lte: -lo }, ...own })) transactions.set(d._id, asTransaction(d));
     }
-    // Receipts already suggested with those lines compete for them again.
+    // Receipts already suggested with those lines compete for them again (by the (companyId, transactionId) index).
     for (const id of transactions.keys()) {
-      for (const m of await store.collection<MatchDoc>(MATCHES).find({ companyId, transactionId: id, status: 'pending' })) {
-        if (!receipts.has(m.receiptId)) take(await receiptsC.findOne({ _id: m.receiptId, companyId }));
+      for (const m of await store.collection<MatchDoc>(MATCHES).find({ companyId, transactionId: id })) {
+        if (m.status === 'pending' && !receipts.has(m.receiptId)) take(await receiptsC.findOne({ _id: m.receiptId, companyId }));
       }
       await breathe();
     }
