@@ -155,6 +155,7 @@ class Changes {
   }
 
   async write(view: ProjectionView): Promise<void> {
+    await view.prefetch?.(ANALYTICS_TALLIES, [...this.tallies.keys()]);
     for (const [id, { delta, firstDay, lastDay }] of this.tallies) {
       await view.update<TallyDoc>(ANALYTICS_TALLIES, id, (doc) => {
         const next = addInto({ ...emptyTally(), ...(doc ?? {}), categories: [...(doc?.categories ?? [])] } as Tally, delta) as TallyDoc;
@@ -242,6 +243,7 @@ export const analyticsProjection: Projection = {
       case 'TransactionsImported': {
         const d = e.data;
         const perMember = new Map<string, number>();
+        await view.prefetch?.(ANALYTICS_TRANSACTIONS, d.rows.map((r) => r.transactionId));
         for (const r of d.rows) {
           const facts = transactionFacts({ amountCents: r.amountCents, description: r.description, category: r.category ?? null, jobNumber: r.jobNumber ?? null, costCode: r.costCode ?? null, receiptCount: 0 });
           const state: TxState = { _id: r.transactionId, c: d.companyId, u: r.assignedTo, d: r.date, a: r.amountCents, cat: facts.category, miss: missBits(facts), r: 0 };

@@ -8,6 +8,12 @@ import type { Doc, RecordedEvent } from '@paperlink/domain';
 export interface ProjectionView {
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   update<T extends Doc>(collection: string, id: string, change: (doc: T | null) => T | null): Promise<void>;
+  /**
+   * Reads these documents in one go, so the `get`s and `update`s of them that follow find them
+   * without a read each (an import event's 1,000 rows: one query instead of 1,000). Optional, and
+   * only an optimisation: without it every `get` reads on its own, with the same answers.
+   */
+  prefetch?(collection: string, ids: readonly string[]): Promise<void>;
 }
 
 export interface Projection {

@@ -4,8 +4,25 @@ import type { ProjectionView } from './projection';
 /** Collects a batch's writes so they commit together with the checkpoints. */
 export class UnitOfWork {
   readonly writes: WriteSet = new Map();
+  /** Documents read ahead (prefetch), as the store held them when read (null: absent); writes of this unit take precedence. */
+  private readonly known = new Map<string, Map<string, Doc | null>>();
 
   constructor(private readonly store: ReadStore) {}
+
+  /**
+   * Reads documents in one `getMany` (one query per few hundred ids in the SQLite store) and
+   * keeps them for this unit: the store changes only by this unit's commit, after which the unit
+   * is dropped, so what was read stays what the store holds until then.
+   */
+  async prefetch(collection: string, ids: readonly string[]): Promise<void> {
+    let known = this.known.get(collection);
+    if (!known) this.known.set(collection, (known = new Map()));
+    const pending = this.writes.get(collection);
+    const wanted = ids.filter((id) => !known.has(id) && !pending?.has(id));
+    if (wanted.length === 0) return;
+    const found = await this.store.getMany(collection, wanted);
+    for (const id of wanted) known.set(id, found.get(id) ?? null);
+  }
 
   private pending(collection: string): Map<string, Doc | null> {
     let m = this.writes.get(collection);
@@ -17,6 +34,8 @@ export class UnitOfWork {
   get(collection: string, id: string): Doc | null | Promise<Doc | null> {
     const pending = this.writes.get(collection);
     if (pending?.has(id)) return pending.get(id) ?? null;
+    const known = this.known.get(collection);
+    if (known?.has(id)) return known.get(id) ?? null;
     if (this.store.peek) return this.store.peek(collection, id);
     return this.store.getMany(collection, [id]).then((found) => found.get(id) ?? null);
   }
@@ -36,6 +55,7 @@ export class UnitOfWork {
     const position = event.position;
     return {
       get: <T extends Doc>(collection: string, id: string) => Promise.resolve(this.get(collection, id) as T | null),
+      prefetch: (collection: string, ids: readonly string[]) => this.prefetch(collection, ids),
       update: <T extends Doc>(collection: string, id: string, change: (doc: T | null) => T | null) => {
         const current = this.get(collection, id);
         if (current instanceof Promise) return current.then((c) => this.apply(collection, id, position, c as T | null, change));

@@ -90,8 +90,12 @@ export const transactionsProjection: Projection = {
       case 'TransactionsImported': {
         const d = e.data;
         const keys = new Map<string, number>();
-        for (const r of d.rows) {
-          const dedupKey = dedupKeyOf(r.date, r.description, r.amountCents);
+        const dedupKeys = d.rows.map((r) => dedupKeyOf(r.date, r.description, r.amountCents));
+        // The event's documents in two reads (rows and keys) instead of one per document (ADR 0027).
+        await view.prefetch?.(TRANSACTIONS, d.rows.map((r) => r.transactionId));
+        await view.prefetch?.(TRANSACTION_KEYS, [...new Set(dedupKeys)].map((k) => transactionKeyId(d.companyId, k)));
+        for (const [i, r] of d.rows.entries()) {
+          const dedupKey = dedupKeys[i]!;
           await view.update<TransactionDoc>(TRANSACTIONS, r.transactionId, () => ({
             _id: r.transactionId,
             companyId: d.companyId,
