@@ -1,6 +1,7 @@
 export * from './core/projection';
 export * from './core/runner';
 export * from './core/unit-of-work';
+export * from './core/bulk';
 export * from './accounts/users';
 export * from './accounts/sessions';
 export * from './accounts/companies';

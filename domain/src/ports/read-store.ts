@@ -43,6 +43,12 @@ export interface ReadStore {
   getMany(collection: string, ids: string[]): Promise<Map<string, Doc>>;
   /** Applies writes and checkpoints together: after a crash both or neither are there. */
   commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void>;
+  /**
+   * The same as commit, for collections a rebuild fills from empty that no reader reads yet (a
+   * bulk load, ADR 0028): one large write, without what commit does for readers meanwhile.
+   * Optional: a store without it takes commit.
+   */
+  bulkLoad?(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void>;
   getCheckpoints(): Promise<Checkpoint[]>;
   /** Drops collections and the named checkpoints (a rebuild). */
   drop(collections: string[], checkpointNames: string[]): Promise<void>;

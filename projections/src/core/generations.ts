@@ -105,6 +105,16 @@ export class GenerationalReadStore implements ReadStore {
     return this.inner.commit(mapped, checkpoints);
   }
 
+  get bulkLoad(): ReadStore['bulkLoad'] {
+    const inner = this.inner;
+    if (!inner.bulkLoad) return undefined;
+    return (writes: WriteSet, checkpoints: Checkpoint[]) => {
+      const mapped: WriteSet = new Map();
+      for (const [name, docs] of writes) mapped.set(this.physical(name), docs);
+      return inner.bulkLoad!(mapped, checkpoints);
+    };
+  }
+
   getCheckpoints(): Promise<Checkpoint[]> {
     return this.inner.getCheckpoints();
   }
@@ -140,6 +150,13 @@ export class GenerationalReadStore implements ReadStore {
         for (const [name, docs] of writes) mapped.set(map(name), docs);
         return inner.commit(mapped, checkpoints);
       },
+      bulkLoad: inner.bulkLoad
+        ? (writes, checkpoints) => {
+          const mapped: WriteSet = new Map();
+          for (const [name, docs] of writes) mapped.set(map(name), docs);
+          return inner.bulkLoad!(mapped, checkpoints);
+        }
+        : undefined,
       getCheckpoints: () => inner.getCheckpoints(),
       drop: (collections, checkpointNames) => inner.drop(collections.map(map), checkpointNames),
       flush: () => inner.flush(),
