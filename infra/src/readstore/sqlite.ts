@@ -8,6 +8,7 @@ import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, S
 import { compileFilter, type Predicate } from './compile';
 import { compareValues, getPath } from './sort';
 import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
+import { BulkRows } from './sqlite-bulk';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
 const CHUNK_DOCS = 500;
@@ -143,6 +144,8 @@ export class SqliteReadStore implements ReadStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Multi-row statements of bulk loads (see bulkLoad). */
+  private bulk?: BulkRows;
   private readonly tables = new Map<string, Table>();
   private readonly collections = new Map<string, SqliteCollection>();
   private readonly extra: Record<string, string[][]>;
@@ -515,6 +518,46 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  /**
+   * A bulk load (ADR 0028): writes and checkpoints in one transaction of multi-row statements,
+   * for collections a rebuild fills from empty that no one reads meanwhile (`make rebuild` holds
+   * the data folder; a blue-green generation is not live yet). Documents replace those with the
+   * same id; kept counts and page cursors of the tables are dropped, not maintained.
+   */
+  async bulkLoad(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.commitGroup();
+    const bulk = (this.bulk ??= new BulkRows(this.db));
+    this.db.transaction(() => {
+      for (const [name, docs] of writes) {
+        const t = this.table(name);
+        t.writes++;
+        t.counts.clear();
+        t.cursors.clear();
+        const rows: Array<[string, string]> = [];
+        const gone: string[] = [];
+        let newKinds = false;
+        for (const [id, doc] of docs) {
+          if (doc === null) {
+            gone.push(id);
+            continue;
+          }
+          if (recordKinds(doc, t.kinds)) newKinds = true;
+          rows.push([id, JSON.stringify(doc)]);
+        }
+        if (gone.length > 0) bulk.delete(t.sql, gone);
+        bulk.insert(t.sql, rows);
+        if (newKinds) {
+          for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
+        }
+      }
+      for (const cp of checkpoints) {
+        this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
+      }
+    }).immediate();
+    this.onCommitted?.();
+  }
+
   async getCheckpoints(): Promise<Checkpoint[]> {
     return this.stmt('SELECT name, version, position FROM _checkpoints').all() as Checkpoint[];
   }
@@ -541,6 +584,7 @@ export class SqliteReadStore implements ReadStore {
     })();
     // Prepared statements of a dropped table are invalid now.
     for (const [sql] of this.statements) if (collections.some((c) => sql.includes(`"${tableName(c)}"`))) this.statements.delete(sql);
+    for (const c of collections) this.bulk?.forget(`"${tableName(c)}"`);
   }
 
   /** Ends the open group transaction, if any. */

@@ -101,6 +101,8 @@ const missBits = (f: TransactionFacts): number => (f.missing.description ? 1 : 0
 const txTally = (t: TxState | null) => (t ? transactionTally(factsOf(t)) : null);
 const receiptTallyOf = (r: ReceiptState | null) => (r ? receiptTally({ processingStatus: r.s, matchCount: r.m, totalCents: r.t }) : null);
 const dayOf = (iso: string) => iso.slice(0, 10);
+/** The counters of a tally (every key but the categories). */
+const TALLY_KEYS = Object.keys(emptyTally()).filter((k) => k !== 'categories') as Array<Exclude<keyof Tally, 'categories'>>;
 
 /**
  * What one event changes: tally deltas per document and activity per scope, gathered first and
@@ -158,7 +160,11 @@ class Changes {
     await view.prefetch?.(ANALYTICS_TALLIES, [...this.tallies.keys()]);
     for (const [id, { delta, firstDay, lastDay }] of this.tallies) {
       await view.update<TallyDoc>(ANALYTICS_TALLIES, id, (doc) => {
-        const next = addInto({ ...emptyTally(), ...(doc ?? {}), categories: [...(doc?.categories ?? [])] } as Tally, delta) as TallyDoc;
+        // A copy of the document as it is (one spread: spreading it over an empty tally took
+        // 7x as long, the most costly line of a rebuild, ADR 0028), its missing counters zero.
+        const next = (doc ? { ...doc, categories: [...(doc.categories ?? [])] } : emptyTally()) as TallyDoc;
+        if (doc) for (const k of TALLY_KEYS) if (next[k] === undefined) (next as unknown as Record<string, number>)[k] = 0;
+        addInto(next, delta);
         next._id = id;
         if (firstDay) next.firstDay = doc?.firstDay && doc.firstDay < firstDay ? doc.firstDay : firstDay;
         if (lastDay) next.lastDay = doc?.lastDay && doc.lastDay > lastDay ? doc.lastDay : lastDay;
