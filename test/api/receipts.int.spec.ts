@@ -19,11 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-/** Every file under the data folder's receipt store (not counting temporary ones). */
+/**
+ * Every receipt file under the data folder's receipt store (not counting temporary ones, nor the
+ * print copies the OCR job keeps beside the files it read: `<sha256>.print-v1`, ADR 0018).
+ */
 function storedFiles(): string[] {
   const root = join(api.dataDir, 'files');
   if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.parentPath.endsWith('tmp')).map((d) => d.name);
+  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.parentPath.endsWith('tmp') && /^[0-9a-f]{64}$/.test(d.name)).map((d) => d.name);
 }
 
 async function upload(who: Account, bytes: Buffer, name: string, companyId?: string) {
