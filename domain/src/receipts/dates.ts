@@ -31,7 +31,8 @@ const MONTH = String.raw`(JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|J
 const SEP = String.raw`\s?[-/.]\s?`;
 
 const ISO = /(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
-const NUMERIC = new RegExp(String.raw`(?<![\d.,])(\d{1,2})${SEP}(\d{1,2})${SEP}(\d{4}|\d{2})(?![\d]|[.,]\d)`, 'g');
+/** A date followed by another separator and digits ("REG #19- 10/03/2018") is not a date ending there. */
+const NUMERIC = new RegExp(String.raw`(?<![\d.,])(\d{1,2})${SEP}(\d{1,2})${SEP}(\d{4}|\d{2})(?![\d/-]|[.,]\d)`, 'g');
 const DAY_MONTH_NAME = new RegExp(String.raw`(?<!\d)(\d{1,2})(?:ST|ND|RD|TH)?[\s\-/.,]*${MONTH}[\s\-/.,']*(\d{4}|\d{2})(?!\d)`, 'g');
 const MONTH_NAME_DAY = new RegExp(String.raw`(?<![A-Z])${MONTH}\s?(\d{1,2})(?:ST|ND|RD|TH)?,?\s?(\d{4})(?!\d)`, 'g');
 /** "2703/2018", "27/032018": one separator of a DD/MM/YYYY date lost to OCR (trusted only beside a DATE label). */
@@ -44,7 +45,7 @@ const OTHER_DATE_LABEL = /\b(EXP|EXPIRY|EXPIRES|VALID|BEST BEFORE|DUE|BIRTH|DOB|
 
 /** Finds the purchase date; day first for ambiguous numeric dates unless told or shown otherwise. */
 export function extractDate(lines: readonly ReceiptLine[], options: ExtractOptions = {}): Extracted<string> | null {
-  const normalised = lines.map((l) => ({ ...l, text: digitsForm(l.text.toUpperCase()) }));
+  const normalised = lines.map((l) => ({ ...l, text: dateDigitsForm(l.text.toUpperCase()) }));
   const numeric = normalised.flatMap(numericDates);
   const monthFirst = options.monthFirst ?? numeric.some((d) => provesMonthFirst(d) && looksLikeDateLine(lines[d.line]!));
   const candidates: DateCandidate[] = [
@@ -57,9 +58,14 @@ export function extractDate(lines: readonly ReceiptLine[], options: ExtractOptio
   return pickDate(candidates);
 }
 
-/** Letters OCR prints for digits, fixed only between digits and date separators. */
-function digitsForm(text: string): string {
-  return text.replace(/(?<=[\d/.-])[OQD](?=[\d/.-])/g, '0').replace(/(?<=[\d/.-])[IL|](?=[\d/.-])/g, '1');
+/**
+ * Date text as OCR should have read it (upper case expected): letters for digits fixed only
+ * between digits and date separators (2O18, l2/05), and a time glued to the year split off
+ * ("23/03/20189:34" -> "23/03/2018 9:34").
+ */
+export function dateDigitsForm(text: string): string {
+  return text.replace(/(?<=[\d/.-])[OQD](?=[\d/.-])/g, '0').replace(/(?<=[\d/.-])[IL|](?=[\d/.-])/g, '1')
+    .replace(/(?<=\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d)(?=\d{1,2}[:.]\d\d)/g, ' ');
 }
 
 function numericDates(line: ReceiptLine): NumericDate[] {

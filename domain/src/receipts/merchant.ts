@@ -160,5 +160,27 @@ export function cleanName(text: string): string {
   if (colon >= 0 && LEGAL.test(s.slice(colon + 1).toUpperCase())) s = s.slice(colon + 1);
   s = s.replace(/\(\s*(CO\.?\s*)?(REG\.?\s*)?(NO\.?\s*)?[:.]?\s*[A-Z]?\d[\dA-Z\s-]*\)?\s*$/i, '');
   s = s.replace(/^[^A-Za-z0-9(]+/, '').replace(/[^A-Za-z0-9).]+$/, '');
-  return s.replace(/\s+/g, ' ').trim();
+  return tidyLegalSuffix(s.replace(/\s+/g, ' ').trim());
+}
+
+/** "SDN BHD" as OCR misreads it: SON/SEN/S0N/SD for SDN, 3HD/8HD/BND for BHD (not the correct forms). */
+const MISREAD_SDN_BHD = /\b(S[DEO0]N|SD|5DN)\.?\s?([B83][HN]D)\b\.?/gi;
+
+/**
+ * Conservative repairs of what a person would see: a misread "SDN BHD" spelled right (in the
+ * case it was printed), and short debris after the legal suffix ("… SDN BHD TG", "… SEN 3HD
+ * 9 5 ex") dropped. Everything else is left as read.
+ */
+export function tidyLegalSuffix(name: string): string {
+  let out = name.replace(MISREAD_SDN_BHD, (whole, sdn: string, bhd: string) => {
+    if (/^SDN$/i.test(sdn) && /^BHD$/i.test(bhd)) return whole;
+    return whole === whole.toUpperCase() ? 'SDN BHD' : 'Sdn Bhd';
+  });
+  const suffix = [...out.matchAll(/\b(SDN BHD|BHD|BERHAD|S\/B|PTE\.?\s?LTD|LTD|LIMITED|LLC|INC|GMBH)\b\.?/gi)].pop();
+  if (suffix) {
+    const end = (suffix.index ?? 0) + suffix[0].length;
+    const rest = out.slice(end);
+    if (rest.trim().length > 0 && !/[A-Za-z]{3,}/.test(rest) && !/^\s*\(/.test(rest)) out = out.slice(0, end);
+  }
+  return out.trim();
 }

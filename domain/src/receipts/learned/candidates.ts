@@ -17,6 +17,7 @@
  * so the model learns how far to trust the rules next to the other evidence.
  */
 import { findAmounts, withoutAmounts } from '../amounts';
+import { dateDigitsForm } from '../dates';
 import { cleanName } from '../merchant';
 import { merchantSimilarity } from '../merchant-similarity';
 import { classifyLabel } from '../money-lines';
@@ -153,8 +154,13 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
   const distinct = [...new Set(positive.map((m) => m.cents))].sort((a, b) => b - a);
   const near = (a: number, b: number): boolean => Math.abs(a - b) <= 1;
   const adjTotal = adjustments.reduce((s, x) => s + x, 0);
+  // A total label whose amount OCR lost ("NET TOTAL" with nothing readable beside or under it).
+  const lostTotal = p.lines.some((l, i) => (kinds[i] === 'final' || kinds[i] === 'total') && !money.some((m) => m.line === i)
+    && !(money.some((m) => m.line === i + 1) && kinds[i + 1] === 'none'));
+  const subtotals = of(['subtotal']);
+  const noDiscount = discounts.length === 0;
 
-  return positive.map((m) => {
+  const printed: Array<Candidate<number>> = positive.map((m) => {
     const l = p.lines[m.line]!;
     const kind = kindAt[m.line]!;
     const next = m.line + 1 < p.lines.length ? kindAt[m.line + 1]! : 'none';
@@ -183,6 +189,10 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
       // A total smaller than an item above it does not add up: a digit was probably lost.
       largerItemAbove: positive.some((o) => o.line < m.line && o.cents > m.cents && kindAt[o.line] === 'none') ? 1 : 0,
       percentOnLine: l.text.includes('%') ? 1 : 0,
+      paidExactlyTotalLost: lostTotal && payments.includes(m.cents) && changes.every((c) => c === 0) ? 1 : 0,
+      // A total below its subtotal with no discount does not add up: a digit was probably lost.
+      belowSubtotal: noDiscount && (kind === 'final' || kind === 'total') && subtotals.some((x) => x > m.cents) ? 1 : 0,
+      aboveSmallerTotal: noDiscount && kind === 'subtotal' && positive.some((o) => o.line > m.line && o.cents < m.cents && (kindAt[o.line] === 'final' || kindAt[o.line] === 'total')) ? 1 : 0,
       rule: ruleCents !== null && m.cents === ruleCents ? 1 : 0,
     };
     for (const k of KINDS) {
@@ -190,6 +200,53 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
       f[`next_${k}`] = next === k ? 1 : 0;
     }
     return { value: m.cents, line: m.line, features: f };
+  });
+  return [...printed, ...derivedTotals(printed, { kindAt, positive, money, bases, adjTotal, payments, changes, maxCents, ruleCents, lostTotal })];
+}
+
+/**
+ * Totals the receipt's own arithmetic gives when OCR garbled the printed one: cash tendered
+ * minus change, subtotal plus tax, charges and rounding less discounts, and a total rounded to
+ * 5 cents under a rounding line whose result was lost. Only values printed nowhere else; each
+ * is marked `derived` with the receipt's evidence that the printed total is missing or odd.
+ */
+function derivedTotals(printed: ReadonlyArray<Candidate<number>>, r: {
+  kindAt: readonly LabelKind[]; positive: readonly Money[]; money: readonly Money[]; bases: readonly number[]; adjTotal: number;
+  payments: readonly number[]; changes: readonly number[]; maxCents: number; ruleCents: number | null; lostTotal: boolean;
+}): Array<Candidate<number>> {
+  const seen = new Set(printed.map((c) => c.value));
+  const finals = r.positive.filter((m) => r.kindAt[m.line] === 'final' || r.kindAt[m.line] === 'total');
+  const rounding = r.kindAt.includes('rounding');
+  const ways = new Map<number, { cash: boolean; sum: boolean; rounded: boolean }>();
+  const add = (cents: number, way: 'cash' | 'sum' | 'rounded'): void => {
+    if (cents <= 0 || seen.has(cents)) return;
+    const w = ways.get(cents) ?? { cash: false, sum: false, rounded: false };
+    w[way] = true;
+    ways.set(cents, w);
+  };
+  for (const pay of r.payments) for (const ch of r.changes) if (ch > 0) add(pay - ch, 'cash');
+  if (r.adjTotal !== 0) for (const b of r.bases) add(b + r.adjTotal, 'sum');
+  if (rounding) for (const m of finals) if (m.cents % 5 !== 0) add(Math.round(m.cents / 5) * 5, 'rounded');
+  const template = printed[0]?.features ?? {};
+  return [...ways].map(([cents, w]) => {
+    const f: Features = Object.fromEntries(Object.keys(template).map((k) => [k, 0]));
+    Object.assign(f, {
+      derived: 1,
+      derivedCash: w.cash ? 1 : 0,
+      derivedSum: w.sum ? 1 : 0,
+      derivedRounded: w.rounded ? 1 : 0,
+      derivedTwice: (w.cash ? 1 : 0) + (w.sum ? 1 : 0) + (w.rounded ? 1 : 0) > 1 ? 1 : 0,
+      // Evidence that the printed total was lost: no amount under a total label at all.
+      noPrintedTotal: finals.length === 0 ? 1 : 0,
+      totalLost: r.lostTotal ? 1 : 0,
+      fiveSen: cents % 5 === 0 ? 1 : 0,
+      logValue: Math.log10(cents / 100 + 1),
+      isMax: cents > r.maxCents ? 1 : 0,
+      sumsUp: w.sum ? 1 : 0,
+      cashMinusChange: w.cash ? 1 : 0,
+      rule: r.ruleCents === cents ? 1 : 0,
+    });
+    return { value: cents, line: -1, features: f };
   });
 }
 
@@ -217,11 +274,31 @@ interface RawDate {
   b: number;
   year: number;
   shortYear: boolean;
+  /** A digit was changed to make it a possible date (see `repairNumeric`). */
+  repaired?: boolean;
 }
 
-/** OCR letters for digits, fixed only between digits and date separators (2O18, l2/05). */
+/** OCR letters for digits between date separators (2O18, l2/05) and a time glued to the year (dates.ts). */
 function digitsForm(text: string): string {
-  return text.toUpperCase().replace(/(?<=[\d/.-])[OQD](?=[\d/.-])/g, '0').replace(/(?<=[\d/.-])[IL|](?=[\d/.-])/g, '1');
+  return dateDigitsForm(text.toUpperCase());
+}
+
+/**
+ * A numeric date tesseract misread by one digit that makes it impossible: a year 2X18 (X not
+ * 0) or a month 8X read for 0X ("17/83/2817" for 17/03/2017). Repaired readings are marked.
+ */
+function repairNumeric(a: number, b: number, year: string): { a: number; b: number; year: number; repaired: boolean } {
+  let repaired = false;
+  let y = Number(year);
+  if (year.length === 4 && (y < 1990 || y > 2099) && year.startsWith('2')) {
+    y = Number(`20${year.slice(2)}`);
+    repaired = true;
+  }
+  const fix = (n: number): number => (n >= 80 && n <= 89 ? n - 80 : n);
+  let [x, z] = [a, b];
+  if (x > 31 && fix(x) >= 1) { x = fix(x); repaired = true; }
+  if (z > 31 && fix(z) >= 1) { z = fix(z); repaired = true; }
+  return { a: x, b: z, year: year.length === 2 ? 2000 + y : y, repaired };
 }
 
 function rawDates(lines: readonly LayoutLine[]): RawDate[] {
@@ -240,10 +317,10 @@ function rawDates(lines: readonly LayoutLine[]): RawDate[] {
     for (const m of t.matchAll(DAY_NAME)) if (take(m)) out.push({ line, shape: 'named', a: monthOf(m[2]!), b: Number(m[1]), year: fullYear(m[3]!), shortYear: m[3]!.length === 2 });
     for (const m of t.matchAll(NAME_DAY)) if (take(m)) out.push({ line, shape: 'named', a: monthOf(m[1]!), b: Number(m[2]), year: Number(m[3]), shortYear: false });
     for (const m of overlapping(NUMERIC, t)) {
-      const [a, b] = [Number(m[1]), Number(m[2])];
+      const { a, b, year, repaired } = repairNumeric(Number(m[1]), Number(m[2]), m[3]!);
       // "REG #19- 18/01/2018" also reads as 19-18-01: only a possible day and month count.
       if (a < 1 || b < 1 || a > 31 || b > 31 || (a > 12 && b > 12)) continue;
-      if (take(m)) out.push({ line, shape: 'numeric', a, b, year: fullYear(m[3]!), shortYear: m[3]!.length === 2 });
+      if (take(m)) out.push({ line, shape: 'numeric', a, b, year, shortYear: m[3]!.length === 2, ...(repaired ? { repaired } : {}) });
     }
     // A lost separator is believed only beside a DATE label ("REF 1203/2018" is a reference).
     if (DATE_LABEL.test(labelForm(l.text))) for (const m of t.matchAll(LOST_SEPARATOR)) {
@@ -294,8 +371,9 @@ export function dateOrder(lines: readonly LayoutLine[], hint?: DateOrder): DateO
 export function ownDateOrder(lines: readonly LayoutLine[]): DateOrder | undefined {
   // Only dates that read as dates count as evidence: a four-digit year, a DATE label or a time
   // beside them ("PART NO 3/16/20" proves nothing).
-  const numeric = rawDates(lines).filter((d) => d.shape === 'numeric' && d.year >= 1990
-    && (!d.shortYear || DATE_LABEL.test(labelForm(lines[d.line]!.text)) || TIME.test(lines[d.line]!.text)));
+  // A date that needed a digit repaired proves nothing either.
+  const numeric = rawDates(lines).filter((d) => d.shape === 'numeric' && d.year >= 1990 && !d.repaired
+    && (!d.shortYear || DATE_LABEL.test(labelForm(lines[d.line]!.text)) || TIME.test(digitsForm(lines[d.line]!.text))));
   const dayFirst = numeric.some((d) => d.a > 12 && d.a <= 31 && d.b >= 1 && d.b <= 12);
   const monthFirst = numeric.some((d) => d.b > 12 && d.b <= 31 && d.a >= 1 && d.a <= 12);
   if (dayFirst !== monthFirst) return dayFirst ? 'day-first' : 'month-first';
@@ -333,7 +411,7 @@ function dateCandidates(p: Page, ruleIso: string | null, options: { monthFirst?:
       height: relHeight(p, l),
       label: DATE_LABEL.test(label) ? 1 : 0,
       labelAbove: DATE_LABEL.test(prev) ? 1 : 0,
-      time: TIME.test(l.text) ? 1 : 0,
+      time: TIME.test(digitsForm(l.text)) ? 1 : 0,
       otherLabel: OTHER_DATE.test(label) ? 1 : 0,
       numeric: raw.shape === 'numeric' ? 1 : 0,
       iso: raw.shape === 'iso' ? 1 : 0,
@@ -342,6 +420,7 @@ function dateCandidates(p: Page, ruleIso: string | null, options: { monthFirst?:
       lostSeparator: raw.shape === 'lost' ? 1 : 0,
       ambiguous: raw.shape === 'numeric' && raw.a <= 12 && raw.b <= 12 && raw.a !== raw.b ? 1 : 0,
       shortYear: raw.shortYear ? 1 : 0,
+      repaired: raw.repaired ? 1 : 0,
       repeats: Math.log2(read.filter((o) => o.iso === iso).length),
       first: read[0]?.iso === iso ? 1 : 0,
       rule: ruleIso === iso ? 1 : 0,
@@ -353,8 +432,8 @@ function dateCandidates(p: Page, ruleIso: string | null, options: { monthFirst?:
 // ---------------------------------------------------------------- merchant
 
 const HEAD = 12;
-const LEGAL = /\b(S[DO0]N\.?\s?B[HN]D\.?|BHD|BERHAD|S\/B|PTE\.?\s?LTD|LTD|LIMITED|LLC|LLP|INC|CORP(ORATION)?|GMBH|PLC|PTY|CO\.,?\s?LTD)\b/;
-const LEGAL_ONLY = /^\(?[A-Z]?\)?\s*(S[DO0]N\.?\s?B[HN]D\.?|BHD|BERHAD|S\/B|PTE\.?\s?LTD|LTD|LIMITED|LLC|INC|GMBH)\s*\.?$/;
+const LEGAL = /\b(S[DEO0]N\.?\s?[B83][HN]D\.?|SD\.?\s?BHD|BHD|BERHAD|S\/B|PTE\.?\s?LTD|LTD|LIMITED|LLC|LLP|INC|CORP(ORATION)?|GMBH|PLC|PTY|CO\.,?\s?LTD)\b/;
+const LEGAL_ONLY = /^\(?[A-Z]?\)?\s*(S[DEO0]N\.?\s?[B83][HN]D\.?|BHD|BERHAD|S\/B|PTE\.?\s?LTD|LTD|LIMITED|LLC|INC|GMBH)\s*\.?$/;
 const BUSINESS = /\b(RESTAURANT|RESTORAN|CAFE|KEDAI|SYARIKAT|HARDWARE|MARKET|SUPERMARKET|MART|STATIONERY|SUPPLIES|SUPPLY|STORES?|SHOP|BAKERY|PHARMACY|FARMASI|STATION|SERVICES?|KITCHEN|FOOD|HOLDINGS|INTERNATIONAL|INDUSTRIES|ELECTRICAL|HOTEL|BOOKS?|TRADING|ENTERPRISES?|CENTRE|CENTER|MOTORS?|AUTO|PRINTING|CLINIC|MEDICAL|BEAUTY|FURNITURE|TRAVEL|COFFEE|BAR|GRILL|PIZZA)\b/;
 const ADDRESS = /\b(JALAN|JLN|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|FLOOR|LEVEL|ROAD|RD|STREET|AVENUE|AVE|LANE|SUITE|UNIT|KAWASAN|BANDAR|PERSIARAN|SEKSYEN|SECTION|KUALA LUMPUR|SELANGOR|JOHOR|PENANG|PAHANG|KEDAH|PERAK|MELAKA|MALAYSIA|SINGAPORE)\b|\b\d{5}\b|\bNO\.?\s?\d/;
 const CONTACT = /\b(TEL|TELEPHONE|FAX|PHONE|HP|MOBILE|EMAIL|WWW|HTTPS?|COM|GST|SST|VAT|TIN|REG|ROC|BRN|UEN|ID|CO NO|COMPANY NO)\b|@|\(\s*\d{4,}[\d\s-]*[A-Z]?\s*\)/;
@@ -407,6 +486,7 @@ function merchantCandidates(p: Page, ruleName: string | null): Array<Candidate<s
       short: letters < 5 ? 1 : 0,
       long: tokens.length > 8 ? 1 : 0,
       joined: parts.length > 1 ? 1 : 0,
+      joined3: parts.length > 2 ? 1 : 0,
       joinedLegalOnly: parts.length > 1 && LEGAL_ONLY.test(cleanName(parts[parts.length - 1]!.text).toUpperCase()) ? 1 : 0,
       nextLegalOnly: parts.length === 1 && next !== undefined && LEGAL_ONLY.test(cleanName(next.text).toUpperCase()) ? 1 : 0,
       legalOnly: LEGAL_ONLY.test(u) ? 1 : 0,
@@ -427,6 +507,14 @@ function merchantCandidates(p: Page, ruleName: string | null): Array<Candidate<s
     if (!next || !plain(l.text)) return;
     const nextName = cleanName(next.text).toUpperCase();
     if (LEGAL_ONLY.test(nextName)) add(i, [l, next]);
+    // A long name wrapped over two or three lines, ending in its legal suffix
+    // ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" / "ALAM) SDN BHD").
+    else if (LEGAL.test(nextName) && !LEGAL.test(l.text.toUpperCase()) && !ADDRESS.test(nextName) && !CONTACT.test(nextName)) add(i, [l, next]);
+    else {
+      const third = head[i + 2];
+      const thirdName = third ? cleanName(third.text).toUpperCase() : '';
+      if (third && plain(next.text) && LEGAL.test(thirdName) && !ADDRESS.test(thirdName) && !CONTACT.test(thirdName)) add(i, [l, next, third]);
+    }
   });
   return out;
 }

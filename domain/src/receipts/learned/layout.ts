@@ -93,11 +93,31 @@ export function layoutFromBoxesCsv(csv: string): Layout {
  */
 export function layoutFromOcr(text: string, words?: readonly OcrWord[]): Layout {
   if (words && words.length > 0 && words.every((w) => w.bbox)) {
-    const segments = words.map((w) => ({ text: w.text, x0: w.bbox!.x0, y0: w.bbox!.y0, x1: w.bbox!.x1, y1: w.bbox!.y1 }));
+    const segments = stackPages(words.map((w) => ({ text: w.text, x0: w.bbox!.x0, y0: w.bbox!.y0, x1: w.bbox!.x1, y1: w.bbox!.y1 })));
     const lines = groupSegments(segments);
     if (lines.length > 0) return { lines, geometry: true };
   }
   return layoutFromText(text);
+}
+
+/**
+ * The words of a multi-page reading come page after page, each page's boxes starting again at
+ * the top: a word in the top 15 % of what was read so far, right after one in the bottom 30 %,
+ * starts a new page, which is moved below the previous ones so its lines do not merge with
+ * page one's. The pool reads a page as one block (PSM 6), top to bottom, so within a page the
+ * boxes never jump back that far.
+ */
+export function stackPages(segments: readonly Segment[]): Segment[] {
+  let offset = 0;
+  let bottom = 0;
+  let previous = 0;
+  return segments.map((s) => {
+    if (bottom > 0 && s.y1 + offset < 0.15 * bottom && previous > 0.7 * bottom) offset = bottom + Math.max(1, s.y1 - s.y0);
+    const moved = { ...s, y0: s.y0 + offset, y1: s.y1 + offset };
+    bottom = Math.max(bottom, moved.y1);
+    previous = moved.y1;
+    return moved;
+  });
 }
 
 /** Plain text: each non-empty line one unit high and the full (unknown) width. */

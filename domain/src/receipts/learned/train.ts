@@ -16,7 +16,7 @@ import type { Layout } from './layout';
 import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields, rawPick } from './model';
 import type { FieldPolicy, LearnedField, LearnedFields, ReceiptModel } from './model';
 import { confidence as platt, fitCalibration, trainRanker } from './ranker';
-import type { Group, RawPoint, TrainOptions } from './ranker';
+import type { Calibration, Group, RawPoint, TrainOptions } from './ranker';
 
 export interface ReceiptLabel {
   merchant: string;
@@ -160,13 +160,42 @@ export function crossValidate(prepared: readonly Prepared[], k = 5, options: Tra
   return { n: prepared.length, folds: k, fields: emptyReport(), oof };
 }
 
+/** How the confidence is fitted: which out-of-fold receipts must meet the confident share, and the share. */
+export interface CalibrateOptions {
+  /** Receipts whose out-of-fold fields must be right at least `target` of the time when marked confident (default all). */
+  holdTo?: (id: string) => boolean;
+  /** Default 0.97, the product's mark. */
+  target?: number;
+}
+
+/**
+ * Lowers a field's calibration intercept in steps of 0.1 until the out-of-fold points that
+ * `holdTo` selects and that it marks confident are right at least `target` of the time, keeping
+ * as many marked as possible. Platt scaling is right on average; the confident mark sits in its
+ * tail, where a few receipts decide, so the tail is held to the target on what the model will
+ * see. When no shift reaches the target with any point still marked (wrong readings the model
+ * is as sure of as of right ones: a year OCR misread everywhere on the receipt), the fitted
+ * calibration stays: marking nothing would only hide that.
+ */
+export function tightenCalibration(cal: Calibration, points: ReadonlyArray<RawPoint & { right: boolean }>, target: number): Calibration {
+  for (let step = 0; step <= 60; step++) {
+    const out = { ...cal, c: Math.round((cal.c - 0.1 * step) * 1e4) / 1e4 };
+    const marked = points.filter((pt) => Math.round(platt(out, pt) * 100) / 100 >= CONFIDENT_AT);
+    if (marked.length === 0) break;
+    if (marked.filter((pt) => pt.right).length >= target * marked.length) return out;
+  }
+  return { ...cal };
+}
+
 /** Trains the committed model: calibration from cross-validation, weights from all receipts. */
-export function trainModel(prepared: readonly Prepared[], k = 5, options: TrainOptions = {}, trainedOn = ''): { model: ReceiptModel; cv: CvReport } {
+export function trainModel(prepared: readonly Prepared[], k = 5, options: TrainOptions = {}, trainedOn = '', calibrate: CalibrateOptions = {}): { model: ReceiptModel; cv: CvReport } {
   const cv = crossValidate(prepared, k, options);
   const model = fitWeights(prepared, options, trainedOn);
+  const holdTo = calibrate.holdTo ?? (() => true);
   for (const field of LEARNED_FIELDS) {
     const points = cv.oof.flatMap((o) => (o.points[field] ? [o.points[field]] : []));
-    model.fields[field].calibration = fitCalibration(points);
+    const held = cv.oof.filter((o) => holdTo(o.id)).flatMap((o) => (o.points[field] ? [o.points[field]] : []));
+    model.fields[field].calibration = tightenCalibration(fitCalibration(points), held, calibrate.target ?? 0.97);
   }
   // Report with the fitted calibration applied to the out-of-fold points.
   const report = emptyReport();
