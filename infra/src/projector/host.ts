@@ -39,14 +39,18 @@ export class ProjectorThread {
     const data: ProjectorData = { eventsFile: events.file, readModelsFile: readStore.file };
     const worker = new Worker(ENTRY, { workerData: data, execArgv: [] });
     const thread = new ProjectorThread(worker, runner);
-    // Caches of this connection (kept counts, page cursors, kinds) are dropped after the thread's commits.
+    // Caches of this connection (kinds, indexes) are read again after the thread's commits; kept
+    // counts, page anchors and cursors are brought through them by the commit notices (ADR 0029).
     readStore.followOtherWriters();
+    readStore.followCommitNotices();
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromProjector) => {
         if (message.kind === 'ready') {
           resolve();
           thread.committed(message.rebuilds);
         } else if (message.kind === 'committed') {
+          // Before the checkpoints are read: a request waiting for this commit reads with its notice.
+          readStore.receiveNotice(message.notice);
           thread.committed(message.rebuilds);
         } else if (message.kind === 'failed') {
           reject(new Error(`projector thread: ${message.error}`));

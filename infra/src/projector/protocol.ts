@@ -1,6 +1,7 @@
 /** Messages between the request thread and the projector thread (ADR 0008, PROJECTOR=thread). */
 import type { Job } from '@paperlink/domain';
 import type { BlueGreenStatus } from '@paperlink/projections';
+import type { CommitNotice } from '../readstore/sqlite-notices';
 
 export interface ProjectorData {
   eventsFile: string;
@@ -21,8 +22,11 @@ export type ToProjector =
 
 export type FromProjector =
   | { kind: 'ready'; rebuilds: BlueGreenStatus[] }
-  /** A transaction of the read models committed: other connections see it from now. */
-  | { kind: 'committed'; rebuilds: BlueGreenStatus[] }
+  /**
+   * A transaction of the read models committed: other connections see it from now. `notice`:
+   * what it changed (ADR 0029); absent when not known (the request thread drops what it keeps).
+   */
+  | { kind: 'committed'; rebuilds: BlueGreenStatus[]; notice?: CommitNotice }
   | { kind: 'failed'; error: string }
   /** A reactor's job, for the request thread's job queue (answered with `settled`). */
   | { kind: 'job'; id: number; job: Job }

@@ -55,7 +55,9 @@ const requestThreadJobs: JobQueue = {
   close: async () => {},
 };
 
-inner.onCommitted = () => post({ kind: 'committed', rebuilds: runner?.rebuilds() ?? [] });
+// Each commit says what it changed, so the request thread keeps its counts and page anchors (ADR 0029).
+inner.trackChanges();
+inner.onCommitted = (notice) => post({ kind: 'committed', rebuilds: runner?.rebuilds() ?? [], ...(notice ? { notice } : {}) });
 
 /**
  * The read store groups commits for up to 200 ms (fewer log writes during an import); once the
