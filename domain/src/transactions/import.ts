@@ -10,7 +10,14 @@ export const IMPORT_DETAIL_LIMIT = 100;
 export type ImportEvent =
   | {
       type: 'StatementImported';
-      data: { importId: string; companyId: string; fileName: string; fileHash: string; layout: string; importedBy: string; totalRows: number; imported: number; skipped: number; rejected: number };
+      data: {
+        importId: string; companyId: string; fileName: string; fileHash: string; layout: string; importedBy: string; totalRows: number; imported: number; skipped: number; rejected: number;
+        /**
+         * First and last posting day of the rows imported ('YYYY-MM-DD'): the block auto-match
+         * runs over, once for the whole statement (ADR 0027). Absent in events written before.
+         */
+        days?: [string, string];
+      };
     }
   | { type: 'TransactionsImported'; data: { importId: string; companyId: string; fileName: string; fileHash: string; importedBy: string; rows: ImportedRow[] } };
 
@@ -133,12 +140,18 @@ export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): 
   if (alreadyImported || kept.length === 0) return { events: [], result };
   const base = { importId: cmd.importId, companyId: cmd.companyId, fileName: cmd.fileName, fileHash: cmd.fileHash, importedBy: cmd.importedBy };
   const events: ImportEvent[] = [];
+  let first = kept[0]!.date;
+  let last = first;
+  for (const r of kept) {
+    if (r.date < first) first = r.date;
+    else if (r.date > last) last = r.date;
+  }
   for (let i = 0; i < kept.length; i += IMPORT_CHUNK_ROWS) {
     events.push({ type: 'TransactionsImported', data: { ...base, rows: kept.slice(i, i + IMPORT_CHUNK_ROWS) } });
   }
   events.push({
     type: 'StatementImported',
-    data: { ...base, layout: cmd.layout, totalRows: result.total, imported: result.imported, skipped: result.skipped, rejected: result.rejected },
+    data: { ...base, layout: cmd.layout, totalRows: result.total, imported: result.imported, skipped: result.skipped, rejected: result.rejected, days: [first, last] },
   });
   return { events, result };
 }

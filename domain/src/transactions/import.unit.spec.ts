@@ -69,3 +69,20 @@ describe('decideImport: duplicates as a multiset', () => {
     expect(c.importFile('b', [line(2, 'COFFEE', -350, '2024-05-03'), line(3, 'COFFEE', -360), line(4, 'COFFEE SHOP', -350)])).toMatchObject({ imported: 3, skipped: 0 });
   });
 });
+
+describe('decideImport: the days auto-match runs over (ADR 0027)', () => {
+  it('StatementImported names the first and last posting day of the rows imported, not of the duplicates', () => {
+    const c = company();
+    c.importFile('a', [line(2, 'HOTEL', -9000, '2024-01-01')]);
+    const events: ImportEvent[] = [];
+    const rows = [line(2, 'TAXI', -1200, '2024-03-09'), line(3, 'HOTEL', -9000, '2024-01-01'), line(4, 'TRAIN', -800, '2024-02-14'), line(5, 'BUS', -200, '2024-03-31')];
+    const out = decideImport({
+      importId: 'i9', companyId: 'c', importedBy: 'u1', fileName: 'b.csv', fileHash: 'b', layout: 'paperlink', rows, rowErrors: [],
+      existingKeys: new Map([[dedupKeyOf('2024-01-01', 'HOTEL', -9000), 1]]), newIds: rows.map((_, i) => `n${i}`),
+    }, { fileHashes: {} });
+    events.push(...out.events);
+    const statement = events.find((e) => e.type === 'StatementImported');
+    expect(statement?.type === 'StatementImported' && statement.data.days).toEqual(['2024-02-14', '2024-03-31']);
+    expect(out.result.imported).toBe(3);
+  });
+});

@@ -27,9 +27,16 @@ function seedOf(event: RecordedEvent): MatchSeed | null {
       // A deleted match sets off nothing: proposing the pair a person just undid would be noise; it comes back
       // with new evidence in its block or a full run on request.
       return d.receiptId && d.transactionId ? { receiptIds: [d.receiptId], transactionIds: [d.transactionId] } : null;
-    case 'TransactionsImported': {
-      const dates = (d.rows ?? []).map((r) => r.date).filter((x) => typeof x === 'string').sort();
-      return dates.length === 0 ? null : { days: [dates[0]!, dates[dates.length - 1]!] };
+    case 'TransactionsImported':
+      // The statement's lines are matched once, over the posting days of all of them, on its
+      // StatementImported (the last event of the import's append, ADR 0027): one pass over the
+      // block instead of one per chunk of 1,000 lines, each over nearly the same days. A
+      // statement imported before its event named its days starts no run when its events are
+      // read again (their runs are in the log; a full run stays available on request).
+      return null;
+    case 'StatementImported': {
+      const days = (event.data as { days?: unknown }).days;
+      return Array.isArray(days) && days.length === 2 && typeof days[0] === 'string' && typeof days[1] === 'string' ? { days: [days[0], days[1]] } : null;
     }
     default:
       return null;
