@@ -1,9 +1,11 @@
 /**
- * The first (plain) tesseract.js reading of each receipt of a set (dev or train), text and
- * words with boxes, cached in bench/.cache/ocr-<set>-raw.json so that field extraction can be
- * measured (dev) or trained on OCR output (train) many times without OCR-ing every image each
- * time. The cache is keyed by receipt id and holds the pool's OcrResult as is; delete the file
- * to read again (e.g. after an OCR change).
+ * The first tesseract.js reading of each receipt of a set (dev or train), as the product takes
+ * it (infra/src/ocr/reading.ts FIRST_READING: the preparation chosen in ADR 0019, word boxes in
+ * the pixels of the uploaded image), text and words with boxes, cached in
+ * bench/.cache/ocr-<set>-raw.json so that field extraction can be measured (dev) or trained on
+ * OCR output (train) many times without OCR-ing every image each time. The cache is keyed by
+ * receipt id and holds the reading's OcrResult as is; delete the file to read again (e.g. after
+ * an OCR change). The retry readings (when the first is unsure) are not in it.
  *
  *   node --import tsx bench/dev-ocr-cache.ts [dev|train]   (fills the cache with one worker)
  */
@@ -21,14 +23,13 @@ export async function devOcr(log: (line: string) => void = () => undefined, set:
   const ids = readdirSync(DATA).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
   const missing = ids.filter((id) => !cached[id]);
   if (missing.length === 0) return cached;
-  log(`OCR of ${missing.length} ${set} receipt(s) for the cache (one tesseract.js worker, plain reading)...`);
+  log(`OCR of ${missing.length} ${set} receipt(s) for the cache (one tesseract.js worker, the product's first reading)...`);
   const { createOcrPool } = await import('../infra/src/ocr/pool');
-  const { prepareImage } = await import('../infra/src/ocr/preprocess');
+  const { FIRST_READING, readPage } = await import('../infra/src/ocr/reading');
   const pool = createOcrPool({ workers: 1 });
   try {
     for (const id of missing) {
-      const image = await prepareImage(readFileSync(join(DATA, `${id}.jpg`)), 'plain');
-      cached[id] = await pool.recognize(image);
+      cached[id] = (await readPage(readFileSync(join(DATA, `${id}.jpg`)), pool, FIRST_READING)).ocr;
     }
   } finally {
     await pool.close();

@@ -31,21 +31,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
-import { groupSegments, layoutFromBoxesCsv } from '../domain/src/receipts/learned/layout';
 import { paddleLineText } from '../infra/src/ocr/paddle';
 import type { OcrEngine, OcrResult } from '../domain/src/receipts/types';
 import { fmt, median, percentile, row } from './lib';
+import { DATA, fieldsRight, mean, pct, textScore } from './ocr-score';
+import type { SetName } from './ocr-score';
 
 type EngineName = 'tesseract' | 'paddle';
 const ENGINES: readonly EngineName[] = ['tesseract', 'paddle'];
-const DATA = {
-  train: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-train'),
-  dev: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev'),
-};
-type SetName = keyof typeof DATA;
 const CACHE_DIR = join(import.meta.dirname, '.cache');
-const MERCHANT_THRESHOLD = 0.8;
 
 interface Reading {
   set: SetName;
@@ -58,13 +52,6 @@ interface EngineCache {
   /** Highest max RSS (MB) of the processes that filled the cache, and their engine start time. */
   peakRssMb: number;
   startMs: number;
-}
-
-interface Label {
-  id: string;
-  merchant: string;
-  date: string;
-  total: number;
 }
 
 const args = process.argv.slice(2);
@@ -144,65 +131,6 @@ async function readWith(name: EngineName): Promise<void> {
     process.stdout.write('\n');
   }
 }
-
-function normalise(text: string): string {
-  return text.normalize('NFKC').split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean).join('\n');
-}
-
-function levenshtein(a: string, b: string): number {
-  let prev = new Int32Array(b.length + 1).map((_, j) => j);
-  let cur = new Int32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]!;
-}
-
-/** OCR lines grouped into visual lines like annotated boxes are (words or lines with boxes). */
-function ocrLines(ocr: OcrResult): string[] {
-  const words = ocr.words ?? [];
-  if (words.length > 0 && words.every((w) => w.bbox)) {
-    return groupSegments(words.map((w) => ({ text: w.text, ...w.bbox! }))).map((l) => l.text);
-  }
-  return ocr.text.split('\n');
-}
-
-interface TextScore {
-  cer: number;
-  linesFound: number;
-}
-
-function textScore(id: string, ocr: OcrResult): TextScore | null {
-  const boxes = join(DATA.train, `${id}.boxes.csv`);
-  if (!existsSync(boxes)) return null;
-  const truth = normalise(layoutFromBoxesCsv(readFileSync(boxes, 'utf8')).lines.map((l) => l.text).join('\n'));
-  const read = normalise(ocrLines(ocr).join('\n'));
-  const readLines = new Set(read.toUpperCase().split('\n'));
-  const truthLines = truth.toUpperCase().split('\n');
-  return {
-    cer: levenshtein(read.toUpperCase(), truth.toUpperCase()) / Math.max(1, truth.length),
-    linesFound: truthLines.filter((l) => readLines.has(l)).length / Math.max(1, truthLines.length),
-  };
-}
-
-function fieldsRight(set: SetName, id: string, ocr: OcrResult): { total: boolean; date: boolean; merchant: boolean } {
-  const label = JSON.parse(readFileSync(join(DATA[set], `${id}.json`), 'utf8')) as Label;
-  const f = extractReceiptFields(ocr.text, ocr.words);
-  if (process.env.OCR_ENGINES_DEBUG && f.date?.value !== label.date) console.log(`    ${id} date ${f.date?.value ?? '-'} (want ${label.date})`);
-  return {
-    total: f.total !== null && Math.abs(f.total.cents - Math.round(label.total * 100)) <= 1,
-    date: f.date?.value === label.date,
-    merchant: f.merchant !== null && merchantSimilarity(f.merchant.value, label.merchant) >= MERCHANT_THRESHOLD,
-  };
-}
-
-const pct = (x: number): string => `${fmt(x * 100, 1)} %`;
-const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
 
 /** A cached reading as the adapter gives it today (paddleLineText is idempotent: older cache entries catch up). */
 function current(name: EngineName, ocr: OcrResult): OcrResult {

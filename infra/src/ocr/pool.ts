@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { createScheduler, createWorker } from 'tesseract.js';
 import type { Page, Scheduler, Worker } from 'tesseract.js';
 import type { OcrEngine, OcrResult, OcrWord } from '@paperlink/domain';
+import { createPrepareHost } from './prepare-host';
+import type { Prepared, PrepSteps } from './preprocess';
 
 /**
  * `best_int` is the LSTM-only model (2.9 MB, what OEM 1 needs); `full` also carries the legacy
@@ -32,10 +34,23 @@ export interface OcrPoolOptions {
   langPath?: string;
   /** Give up on a worker that has not started after this long. */
   startTimeoutMs?: number;
+  /** Tesseract parameters set on every worker after start (over the defaults: PSM 6). */
+  parameters?: TesseractParameters;
+}
+
+/** Tesseract variables by name (values as strings, as tesseract takes them). */
+export type TesseractParameters = Readonly<Record<string, string>>;
+
+/** One reading's settings: tesseract variables for this job only (restored after it). */
+export interface RecognizeOptions {
+  parameters?: TesseractParameters;
 }
 
 export interface OcrPool extends OcrEngine {
   readonly size: number;
+  recognize(image: Uint8Array, options?: RecognizeOptions): Promise<OcrResult>;
+  /** Prepares an image for reading (preprocess.ts prepareSteps) in a thread of its own. */
+  prepare(image: Uint8Array, steps: PrepSteps): Promise<Prepared>;
   /** Starts the workers now instead of on the first receipt (e.g. at process start). */
   start(): Promise<void>;
 }
@@ -61,9 +76,10 @@ export function createOcrPool(options: OcrPoolOptions = {}): OcrPool {
   const langPath = options.langPath ?? defaultLangPath(options.model);
   const timeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   let started: Promise<{ scheduler: Scheduler; workers: Worker[] }> | undefined;
+  const preparation = createPrepareHost();
 
   const ensure = (): Promise<{ scheduler: Scheduler; workers: Worker[] }> => {
-    started ??= startWorkers(size, langPath, timeoutMs).catch((error: unknown) => {
+    started ??= startWorkers(size, langPath, timeoutMs, options.parameters ?? {}).catch((error: unknown) => {
       started = undefined; // let the next receipt try again
       throw error;
     });
@@ -75,13 +91,17 @@ export function createOcrPool(options: OcrPoolOptions = {}): OcrPool {
     async start() {
       await ensure();
     },
-    async recognize(image) {
+    async recognize(image, recognizeOptions) {
       const { scheduler } = await ensure();
       const result = await scheduler.addJob('recognize', Buffer.from(image.buffer, image.byteOffset, image.byteLength),
-        {}, { text: true, blocks: true });
+        { ...recognizeOptions?.parameters }, { text: true, blocks: true });
       return toOcrResult(result.data);
     },
+    prepare(image, steps) {
+      return preparation.prepare(image, steps);
+    },
     async close() {
+      await preparation.close();
       const current = started;
       started = undefined;
       if (!current) return;
@@ -91,12 +111,12 @@ export function createOcrPool(options: OcrPoolOptions = {}): OcrPool {
   };
 }
 
-async function startWorkers(size: number, langPath: string, timeoutMs: number): Promise<{ scheduler: Scheduler; workers: Worker[] }> {
+async function startWorkers(size: number, langPath: string, timeoutMs: number, parameters: TesseractParameters): Promise<{ scheduler: Scheduler; workers: Worker[] }> {
   const dataFile = join(langPath, 'eng.traineddata.gz');
   if (!existsSync(dataFile)) {
     throw new Error(`OCR language data not found at ${dataFile}; is @tesseract.js-data/eng installed?`);
   }
-  const settled = await Promise.allSettled(Array.from({ length: size }, () => startWorker(langPath, timeoutMs)));
+  const settled = await Promise.allSettled(Array.from({ length: size }, () => startWorker(langPath, timeoutMs, parameters)));
   const workers = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure) {
@@ -108,7 +128,7 @@ async function startWorkers(size: number, langPath: string, timeoutMs: number): 
   return { scheduler, workers };
 }
 
-async function startWorker(langPath: string, timeoutMs: number): Promise<Worker> {
+async function startWorker(langPath: string, timeoutMs: number, parameters: TesseractParameters): Promise<Worker> {
   let lastError: unknown;
   let timedOut = false;
   const creating = createWorker('eng', 1 /* OEM.LSTM_ONLY */, {
@@ -130,7 +150,7 @@ async function startWorker(langPath: string, timeoutMs: number): Promise<Worker>
   try {
     const worker = await Promise.race([creating, timeout]);
     // debug_file silences tesseract's "Estimating resolution" chatter on stderr.
-    await worker.setParameters({ tessedit_pageseg_mode: PSM_SINGLE_BLOCK as never, debug_file: '/dev/null' });
+    await worker.setParameters({ tessedit_pageseg_mode: PSM_SINGLE_BLOCK as never, debug_file: '/dev/null', ...parameters });
     return worker;
   } finally {
     clearTimeout(timer);

@@ -5,10 +5,9 @@
  * two more readings of differently prepared images are voted on (see combine.ts).
  */
 import { combineReadings, extractReceiptFields, needsAnotherReading, receiptFileError, sniffFile } from '@paperlink/domain';
-import type { ExtractOptions, OcrEngine, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
-import sharp from 'sharp';
-import { prepareImage } from './preprocess';
-import type { OcrVariant } from './preprocess';
+import type { ExtractOptions, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
+import { FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
+import type { OcrPreparation, OcrReader, PageReading } from './reading';
 
 export interface ReadReceiptOptions {
   /** Take more OCR readings when the first is unsure (default true). */
@@ -57,9 +56,8 @@ export interface ReceiptReading {
 
 /** A text layer with fewer letters and digits than this is a scan with a stray label, not text. */
 const MIN_TEXT_LAYER_CHARS = 20;
-const RETRY_VARIANTS: readonly OcrVariant[] = ['ink', 'contrast'];
 
-export async function readReceipt(bytes: Uint8Array, ocr: OcrEngine, options: ReadReceiptOptions = {}): Promise<ReceiptReading> {
+export async function readReceipt(bytes: Uint8Array, ocr: OcrReader, options: ReadReceiptOptions = {}): Promise<ReceiptReading> {
   const started = performance.now();
   const file = sniffFile(bytes);
   const done = (r: Omit<ReceiptReading, 'kind' | 'ms'>): ReceiptReading => ({ kind: file.kind, ...r, ms: performance.now() - started });
@@ -80,14 +78,14 @@ async function fieldsOf(options: ReadReceiptOptions, text: string, words: readon
 }
 
 /** OCR of the page images, plus the retry readings when the first one is unsure. */
-async function readImages(images: readonly Uint8Array[], ocr: OcrEngine, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
-  const first = await readVariant(images, ocr, 'plain');
+async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
+  const first = await readVariant(images, ocr, FIRST_READING);
   const readings = [await fieldsOf(options, first.text, first.words)];
   if ((options.retry ?? true) && needsAnotherReading(readings[0]!)) {
     // One after the other: a receipt never holds more than one worker, so the pool's
     // throughput is shared fairly between receipts.
-    for (const variant of RETRY_VARIANTS) {
-      const more = await readVariant(images, ocr, variant);
+    for (const preparation of RETRY_READINGS) {
+      const more = await readVariant(images, ocr, preparation);
       readings.push(await fieldsOf(options, more.text, more.words));
     }
   }
@@ -119,42 +117,28 @@ function pageBoxes(first: ReceiptFields, final: ReceiptFields, size: { width: nu
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** One reading of every page, the pages' text joined in order; `size` of the first page image read. */
-async function readVariant(images: readonly Uint8Array[], ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { words: OcrWord[]; size?: { width: number; height: number } }> {
-  const results: Array<OcrResult & { size?: { width: number; height: number } }> = [];
-  for (const image of images) results.push(await recognizeImage(image, ocr, variant));
-  const words = results.flatMap((r) => r.words ?? []);
-  const confidence = results.length ? results.reduce((sum, r) => sum + r.confidence, 0) / results.length : 0;
+/** One reading of every page, the pages' text joined in order; `size` of the first page read. */
+async function readVariant(images: readonly Uint8Array[], ocr: OcrReader, preparation: OcrPreparation): Promise<OcrResult & { words: OcrWord[]; size?: { width: number; height: number } }> {
+  const results: PageReading[] = [];
+  for (const image of images) results.push(await recognizeImage(image, ocr, preparation));
+  const words = results.flatMap((r) => r.ocr.words);
+  const confidence = results.length ? results.reduce((sum, r) => sum + r.ocr.confidence, 0) / results.length : 0;
   const size = results[0]?.size;
-  return { text: results.map((r) => r.text).join('\n'), confidence, words, ...(size ? { size } : {}) };
-}
-
-/** Pixel size of the image OCR read (header only), so boxes can be given as page fractions. */
-async function sizeOf(image: Uint8Array): Promise<{ width: number; height: number } | undefined> {
-  const meta = await sharp(image).metadata().catch(() => undefined);
-  return meta?.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
+  return { text: results.map((r) => r.ocr.text).join('\n'), confidence, words, ...(size ? { size } : {}) };
 }
 
 /**
- * Tesseract refuses a JPEG with damaged scan data outright; sharp decodes what it can, so the
- * plain reading is retried through sharp before the file is called corrupt.
+ * Tesseract refuses a JPEG with damaged scan data outright; sharp decodes what it can, so a
+ * failed reading is retried on the page decoded and re-encoded by sharp before the file is
+ * called corrupt.
  */
-async function recognizeImage(image: Uint8Array, ocr: OcrEngine, variant: OcrVariant): Promise<OcrResult & { size?: { width: number; height: number } }> {
-  const prepared = await prepareImage(image, variant).catch(() => {
-    throw receiptFileError('corrupt', 'The image could not be decoded.');
-  });
+async function recognizeImage(image: Uint8Array, ocr: OcrReader, preparation: OcrPreparation): Promise<PageReading> {
+  const corrupt = (error: unknown): Error => (error instanceof PreparationError ? receiptFileError('corrupt', 'The image could not be decoded.') : asError(error));
   try {
-    const result = await ocr.recognize(prepared);
-    const size = await sizeOf(prepared);
-    return size ? { ...result, size } : result;
+    return await readPage(image, ocr, preparation);
   } catch (error) {
-    if (variant !== 'plain') throw asError(error);
-    const decoded = await prepareImage(image, variant, true).catch(() => {
-      throw receiptFileError('corrupt', 'The image could not be decoded.');
-    });
-    const result = await ocr.recognize(decoded).catch((again: unknown) => { throw asError(again); });
-    const size = await sizeOf(decoded);
-    return size ? { ...result, size } : result;
+    if (error instanceof PreparationError || preparation !== FIRST_READING) throw corrupt(error);
+    return readPage(image, ocr, preparation, true).catch((again: unknown) => { throw corrupt(again); });
   }
 }
 

@@ -1,0 +1,132 @@
+/**
+ * One OCR reading of one page image with a given preparation: the image prepared (preprocess.ts),
+ * read by the engine with the preparation's tesseract settings, and the words' boxes mapped back
+ * to the pixels of the page as it was uploaded (after EXIF rotation), so that positions and
+ * heights mean the same whatever scaling the preparation chose.
+ */
+import type { OcrEngine, OcrResult, OcrWord, ReceiptFields } from '@paperlink/domain';
+import type { RecognizeOptions, TesseractParameters } from './pool';
+import { prepareImage, prepareSteps } from './preprocess';
+import type { OcrVariant, Prepared, PrepSteps } from './preprocess';
+
+/**
+ * An engine that may take per-reading settings (the tesseract pool does; others ignore them)
+ * and may prepare images off the calling thread (the pool does; otherwise they are prepared
+ * here, which is for tools and tests: the pixel loops take 50-150 ms a page).
+ */
+export interface OcrReader extends OcrEngine {
+  recognize(image: Uint8Array, options?: RecognizeOptions): Promise<OcrResult>;
+  prepare?(image: Uint8Array, steps: PrepSteps): Promise<Prepared>;
+}
+
+export interface OcrPreparation {
+  /** A named preparation of preprocess.ts, or steps of prepareSteps. */
+  image: OcrVariant | PrepSteps;
+  /** Tesseract settings for this reading only. */
+  parameters?: TesseractParameters;
+}
+
+export interface PageReading {
+  ocr: OcrResult & { words: OcrWord[] };
+  /** Size of the page in the pixels the boxes are given in. */
+  size?: { width: number; height: number };
+}
+
+/**
+ * The preparations measured on receipts-train (bench/ocr-prep.ts, ADR 0019). `base` is the
+ * reading before issue 12's preparation work.
+ */
+export const OCR_PREPARATIONS: Readonly<Record<string, OcrPreparation>> = {
+  base: { image: 'plain' },
+  grey: { image: {} },
+  psm4: { image: 'plain', parameters: { tessedit_pageseg_mode: '4' } },
+  sauvola: { image: 'plain', parameters: { thresholding_method: '2' } },
+  adaptive: { image: 'plain', parameters: { thresholding_method: '1' } },
+  dpi300: { image: 'plain', parameters: { user_defined_dpi: '300' } },
+  cap24: { image: { capitalPx: 24 } },
+  cap30: { image: { capitalPx: 30 } },
+  cap36: { image: { capitalPx: 36 } },
+  'cap30-otsu': { image: { capitalPx: 30, otsu: true } },
+  up22: { image: { capitalPx: 22, maxScale: 2.5, plainUnlessScaled: true } },
+  up26: { image: { capitalPx: 26, maxScale: 2.5, plainUnlessScaled: true } },
+  ink: { image: 'ink' },
+  contrast: { image: 'contrast' },
+  x15: { image: { scale: 1.5 } },
+  up22m: { image: { capitalPx: 22, maxScale: 2.5, plainUnlessScaled: true, median: 3 } },
+  'cap30-norm': { image: { capitalPx: 30, normalise: true } },
+};
+
+/** The image could not be decoded for preparation (as opposed to the engine failing to read it). */
+export class PreparationError extends Error {}
+
+const preparing = <T>(work: Promise<T>): Promise<T> => work.catch((error: unknown) => {
+  throw new PreparationError(error instanceof Error ? error.message : String(error));
+});
+
+/**
+ * One reading of one page. `reencode`: the page decoded and re-encoded by sharp, plain (for a
+ * JPEG whose damaged scan data tesseract's decoder refuses).
+ */
+/** The first reading of every page (chosen on receipts-train, ADR 0019). */
+export const FIRST_READING: OcrPreparation = { image: 'plain' };
+/** The readings voted with the first when it leaves a field missing or unsure (combine.ts). */
+export const RETRY_READINGS: readonly OcrPreparation[] = [{ image: 'ink' }, { image: 'contrast' }];
+
+export async function readPage(image: Uint8Array, ocr: OcrReader, preparation: OcrPreparation, reencode = false): Promise<PageReading> {
+  const options = preparation.parameters ? { parameters: preparation.parameters } : undefined;
+  if (typeof preparation.image === 'string' || reencode) {
+    const prepared = await preparing(prepareImage(image, typeof preparation.image === 'string' ? preparation.image : 'plain', reencode));
+    const result = await ocr.recognize(prepared, options);
+    const size = await sizeOf(prepared);
+    return { ocr: { ...result, words: result.words ?? [] }, ...(size ? { size } : {}) };
+  }
+  const prepared = await preparing(ocr.prepare ? ocr.prepare(image, preparation.image) : prepareSteps(image, preparation.image));
+  const result = await ocr.recognize(prepared.image, options);
+  const s = prepared.scale;
+  const words = (result.words ?? []).map((w) => (w.bbox && s !== 1
+    ? { ...w, bbox: { x0: round1(w.bbox.x0 / s), y0: round1(w.bbox.y0 / s), x1: round1(w.bbox.x1 / s), y1: round1(w.bbox.y1 / s) } }
+    : w));
+  return {
+    ocr: { ...result, words },
+    size: { width: Math.round(prepared.width / s), height: Math.round(prepared.height / s) },
+  };
+}
+
+const round1 = (v: number): number => Math.round(v * 10) / 10;
+
+/** Pixel size of an encoded image (header only). */
+async function sizeOf(image: Uint8Array): Promise<{ width: number; height: number } | undefined> {
+  const { default: sharp } = await import('sharp');
+  const meta = await sharp(image).metadata().catch(() => undefined);
+  return meta?.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
+}
+
+/** For the bench: one preparation's reading of a one-page image. */
+export async function readWithPreparation(image: Uint8Array, ocr: OcrReader, preparation: OcrPreparation): Promise<{ ocr: OcrResult; passes: number }> {
+  const r = await readPage(image, ocr, preparation);
+  return { ocr: r.ocr, passes: 1 };
+}
+
+/**
+ * Below this tesseract word confidence (0..100), a digit-bearing word on the line the total or
+ * the date was read from makes the first reading doubtful (chosen on receipts-train, ADR 0019):
+ * a misread digit (2018 read as 2013) leaves the extractor sure of a wrong value, while
+ * tesseract itself was unsure of the characters.
+ */
+export const DOUBTFUL_WORD_CONFIDENCE = 60;
+
+/**
+ * Whether the words the total or date were read from are doubtful: the field has no box (not
+ * read from words), or a word with a digit overlapping its line's box has a confidence below
+ * `threshold`.
+ */
+export function doubtfulFieldWords(fields: Pick<ReceiptFields, 'boxes' | 'total' | 'date'>, words: readonly OcrWord[], threshold = DOUBTFUL_WORD_CONFIDENCE): boolean {
+  for (const field of ['total', 'date'] as const) {
+    if (!fields[field]) continue;
+    const b = fields.boxes?.[field];
+    if (!b) return true;
+    const on = words.filter((w) => w.bbox && /\d/.test(w.text) && w.bbox.y0 < b.y1 && w.bbox.y1 > b.y0 && w.bbox.x0 < b.x1 && w.bbox.x1 > b.x0);
+    if (on.length === 0 || on.some((w) => w.confidence < threshold)) return true;
+  }
+  return false;
+}
