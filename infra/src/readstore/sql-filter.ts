@@ -105,16 +105,29 @@ function inSql(e: string, list: unknown[]): Sql | undefined {
   return { sql: parts.length === 0 ? '0' : `(${parts.join(' OR ')})`, params: values };
 }
 
-function rangeSql(e: string, op: string, arg: unknown): Sql | undefined {
+/**
+ * `bounded`: the same condition holds a bound of the same type on the other side (a numeric
+ * $lt/$lte beside a numeric $gt/$gte, a string $gt/$gte beside a string $lt/$lte), which keeps
+ * the other type out already; the guard is then left out, so that the planner bounds an index
+ * range by it (with `< ''` as the upper bound, an amount window read every amount above it).
+ */
+function rangeSql(e: string, op: string, arg: unknown, bounded = false): Sql | undefined {
   const sym = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]!;
   if (typeof arg === 'number' && Number.isFinite(arg)) {
     // Text sorts above every number in SQLite: bound it below '' so strings never match.
-    return { sql: op === '$gt' || op === '$gte' ? `(${e} ${sym} ? AND ${e} < '')` : `${e} ${sym} ?`, params: [arg] };
+    return { sql: (op === '$gt' || op === '$gte') && !bounded ? `(${e} ${sym} ? AND ${e} < '')` : `${e} ${sym} ?`, params: [arg] };
   }
   if (typeof arg === 'string') {
-    return { sql: op === '$lt' || op === '$lte' ? `(${e} ${sym} ? AND ${e} >= '')` : `${e} ${sym} ?`, params: [arg] };
+    return { sql: (op === '$lt' || op === '$lte') && !bounded ? `(${e} ${sym} ? AND ${e} >= '')` : `${e} ${sym} ?`, params: [arg] };
   }
   return undefined;
+}
+
+/** Whether `ops` bound a range from the side opposite `op` with a value of the same type as `arg` (see rangeSql). */
+function otherSide(ops: Record<string, unknown>, op: string, arg: unknown): boolean {
+  const other = op === '$gt' || op === '$gte' ? ['$lt', '$lte'] : ['$gt', '$gte'];
+  const same = (v: unknown) => (typeof arg === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string');
+  return other.some((o) => o in ops && same(ops[o]));
 }
 
 /** One field's condition as SQL, or undefined when it must be tested in JavaScript. */
@@ -135,7 +148,7 @@ function fieldSql(path: string, cond: unknown, kinds: PathKinds): Sql | undefine
     let part: Sql | undefined;
     if (op === '$eq') part = arg === null ? { sql: `${e} IS NULL`, params: [] } : isScalar(arg) ? { sql: `${e} = ?`, params: [arg] } : undefined;
     else if (op === '$ne') part = arg === null ? { sql: `${e} IS NOT NULL`, params: [] } : isScalar(arg) ? { sql: `(${e} IS NULL OR ${e} <> ?)`, params: [arg] } : undefined;
-    else if (op === '$gt' || op === '$gte' || op === '$lt' || op === '$lte') part = rangeSql(e, op, arg);
+    else if (op === '$gt' || op === '$gte' || op === '$lt' || op === '$lte') part = rangeSql(e, op, arg, otherSide(ops, op, arg));
     else if (op === '$in' || op === '$nin') {
       const inner = Array.isArray(arg) ? inSql(e, arg) : undefined;
       part = inner && op === '$nin' ? { sql: `NOT ${inner.sql}`, params: inner.params } : inner;

@@ -4,6 +4,8 @@ import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type T
 
 /** Work on the request thread between turns of the event loop, at most. */
 const SLICE_MS = 15;
+/** Up to this many receipts, each reads its lines window by window; more read them day by day. */
+const FEW_RECEIPTS = 16;
 
 /**
  * The receipt totals (positive cents) whose amount windows (blocking.ts amountWindows: exact or
@@ -80,10 +82,12 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       }
     }
 
-    // Every line those receipts could be matched to: their days, within their amount windows
-    // (the day by its index, the windows' envelope that day in SQL: a day holds hundreds of a big
-    // company's lines; a range on the amount alone reads every line above it).
-    const windowsByDay = new Map<string, Array<[number, number]>>();
+    // Every line those receipts could be matched to: their days, within their amount windows.
+    // A few receipts read each window over their days' range through the (companyId, amount,
+    // posting day) index (a window of a big company's amounts holds few lines; a day holds
+    // hundreds, and a block is two months of days); many read their days one by one, each
+    // within the envelope of that day's windows.
+    const blocks: Array<{ days: Set<string>; first: string; last: string; amounts: Array<[number, number]> }> = [];
     const undated: Array<[number, number]> = [];
     for (const r of receipts.values()) {
       const prepared = prepareReceipt(r);
@@ -91,16 +95,31 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       const b = receiptBlock(prepared, options, threshold);
       // Without a date nor a total a receipt could be any line of the company: no block (it reaches 43 at most).
       if (b.days === null) undated.push(...(prepared.totalCents === null ? [] : b.amounts));
-      else for (const iso of b.days) windowsByDay.set(iso, [...(windowsByDay.get(iso) ?? []), ...b.amounts]);
+      else if (b.days.length > 0 && b.amounts.length > 0) blocks.push({ days: new Set(b.days), first: b.days[0]!, last: b.days[b.days.length - 1]!, amounts: b.amounts });
     }
     const transactions = new Map<string, MatchTransaction>();
     const fits = (windows: Array<[number, number]>, d: TransactionDoc) => windows.some(([lo, hi]) => -d.amountCents >= lo && -d.amountCents <= hi);
-    for (const [iso, windows] of windowsByDay) {
-      const lo = Math.min(...windows.map((w) => w[0]));
-      const hi = Math.max(...windows.map((w) => w[1]));
-      const amount = hi >= Number.MAX_SAFE_INTEGER ? {} : { amountCents: { $gte: -hi, $lte: -lo } };
-      for (const d of await txC.find({ companyId, transaction_date: iso, ...amount, ...own })) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
-      await breathe();
+    const anyAmount = (windows: Array<[number, number]>) => windows.some(([, hi]) => hi >= Number.MAX_SAFE_INTEGER);
+    if (blocks.length <= FEW_RECEIPTS && !blocks.some((b) => anyAmount(b.amounts))) {
+      for (const b of blocks) {
+        for (const [lo, hi] of b.amounts) {
+          if (hi < lo) continue;
+          for (const d of await txC.find({ companyId, amountCents: { $gte: -hi, $lte: -lo }, transaction_date: { $gte: b.first, $lte: b.last }, ...own })) {
+            if (b.days.has(d.transaction_date)) transactions.set(d._id, asTransaction(d));
+          }
+          await breathe();
+        }
+      }
+    } else {
+      const windowsByDay = new Map<string, Array<[number, number]>>();
+      for (const b of blocks) for (const iso of b.days) windowsByDay.set(iso, [...(windowsByDay.get(iso) ?? []), ...b.amounts]);
+      for (const [iso, windows] of windowsByDay) {
+        const lo = Math.min(...windows.map((w) => w[0]));
+        const hi = Math.max(...windows.map((w) => w[1]));
+        const amount = anyAmount(windows) ? {} : { amountCents: { $gte: -hi, $lte: -lo } };
+        for (const d of await txC.find({ companyId, transaction_date: iso, ...amount, ...own })) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
+        await breathe();
+      }
     }
     // A receipt without a date may be paid on any day: only its amounts narrow the search (rare, and below the default threshold).
     for (const [lo, hi] of undated) {
