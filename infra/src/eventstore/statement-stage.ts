@@ -57,7 +57,7 @@ export class StatementStages {
       headerKey: parsed.headerKey,
       rows: parsed.rows.length,
       ignoredRows: parsed.ignoredRows.length,
-      keys: [...keys],
+      keys: [...keys].join('\n'),
     };
   }
 
