@@ -2,8 +2,11 @@ import { dayNumber, isoOfDay, prepareReceipt, receiptBlock, receiptDayRange, res
 import type { KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction } from '@paperlink/command-api';
 import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 
-/** Work on the request thread between turns of the event loop, at most. */
-const SLICE_MS = 15;
+/**
+ * Work on the request thread between turns of the event loop, at most: a request arriving while
+ * a block is read (a reject starts one) waits for one slice per step of its own, not for the block.
+ */
+const SLICE_MS = 5;
 /** Up to this many receipts, each reads its lines window by window; more read them day by day. */
 const FEW_RECEIPTS = 16;
 
