@@ -18,6 +18,11 @@
  * request thread; thread: in a thread of their own, ADR 0008), each on a fresh data folder,
  * and the p99s of the modes are printed side by side at the end.
  *   node --import tsx bench/responsiveness.ts [--rows 200000] [--projector inline,thread]
+ * What held the server's request thread: BENCH_STALL_LOG=<file> logs its stalls over 30 ms and its
+ * GC pauses (bench/stall-log.mjs; <file>.<mode>, with the load phase marked), BENCH_CPU_PROF=<dir>
+ * profiles it; `node --import tsx bench/stall-attribute.ts <file>.thread <dir>/CPU.*.0.*.cpuprofile`
+ * names each stall's cause (ADR 0008, fourth pass). IMPORT_STAGE_BYTES (passed on to the server)
+ * set above the file's size runs the import on the request thread, for a before/after.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -162,7 +167,7 @@ async function importFile(base: string, headers: Record<string, string>, file: B
   return json(await retrying((once) => fetch(`${base}/api/transactions/import`, { method: 'POST', headers: { ...headers, ...once }, body: form })));
 }
 
-async function until(what: string, test: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
+async function until(what: string, test: () => Promise<boolean>, timeoutMs = 900_000): Promise<void> {
   const end = performance.now() + timeoutMs;
   while (!(await test())) {
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
