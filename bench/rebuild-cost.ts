@@ -7,14 +7,17 @@
  * in the same run:
  *   1. the floor: every event read from events.sqlite and its data parsed (as bench/scale.ts);
  *   2. the event store's own paged read (what the runner reads through);
- *   3. the projection code alone, per projection: every event applied to an in-memory unit of
- *      work (no store), so which projections cost most;
+ *   3. the projection code alone, per projection (CPU time): every event applied to an
+ *      in-memory unit of work (no store), so which projections cost most;
  *   4. SQLite writes of what the projections end with: JSON text, JSONB conversion, inserts
  *      without indexes, each collection's indexes built after the load, statistics, checkpoint;
  *      and the same documents written with the indexes in place (as a blue-green generation was);
- *   5. the rebuild itself, in this process with a breakdown (reads, projection, store reads and
- *      writes, the end: indexes and statistics), and `make rebuild` (infra/src/cli/rebuild.ts) in
- *      its own process on a folder with read models already (what bench/scale.ts times);
+ *   5. the rebuild itself: (a) before ADR 0028, ProjectionRunner.rebuild (a unit of work per
+ *      2,000 documents through commit) with a breakdown (reads, projections, store reads and
+ *      writes, the end: indexes and statistics); (b) after, rebuildInBulk by part; (c) `make
+ *      rebuild` (infra/src/cli/rebuild.ts) in its own process on a folder with read models
+ *      already (what bench/scale.ts times). Wall and CPU time: on a shared machine the CPU
+ *      ratio against the raw read's CPU says more than the wall clock;
  *   6. a blue-green rebuild (ADR 0015) of every projection beside the live generation on a
  *      running runner: build and switch.
  * Figures are printed, never asserted.
@@ -28,7 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Doc, RecordedEvent } from '@paperlink/domain';
-import { allProjections, GenerationalReadStore, ProjectionRunner, UnitOfWork } from '@paperlink/projections';
+import { allProjections, GenerationalReadStore, ProjectionRunner, rebuildInBulk, UnitOfWork } from '@paperlink/projections';
 import { dataDir } from '../infra/src/data-dir';
 import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
 import { EmbeddedReadStore } from '../infra/src/readstore/embedded';
@@ -60,16 +63,23 @@ async function cachedFolder(): Promise<string> {
   return dir;
 }
 
+/** CPU time of this process so far (ms): on a busy machine the wall clock says more about the others. */
+const cpuNow = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
 /** Every event read and its data and metadata parsed, as a projector's input: the floor (as bench/scale.ts). */
-function rawReadParse(eventsFile: string): number {
+function rawReadParse(eventsFile: string): { ms: number; cpuMs: number } {
   const t = performance.now();
+  const c = cpuNow();
   const db = new Database(eventsFile, { readonly: true });
   for (const r of db.prepare('SELECT data, metadata FROM events ORDER BY position').raw().iterate() as IterableIterator<[string, string | null]>) {
     JSON.parse(r[0]);
     if (r[1]) JSON.parse(r[1]);
   }
   db.close();
-  return performance.now() - t;
+  return { ms: performance.now() - t, cpuMs: cpuNow() - c };
 }
 
 /** The log through the event store, in the runner's pages. */
@@ -99,21 +109,21 @@ async function projectionCosts(eventsFile: string): Promise<{ readMs: number; co
   const units = projections.map(() => new UnitOfWork(nullStore));
   const costs: ProjectionCost[] = projections.map((p) => ({ name: p.name, events: 0, ms: 0, docs: new Map() }));
   let readMs = 0;
-  let t = performance.now();
+  let t = cpuNow();
   for await (const batch of pages(events)) {
-    readMs += performance.now() - t;
+    readMs += cpuNow() - t;
     for (const [i, p] of projections.entries()) {
       const c = costs[i]!;
       const uow = units[i]!;
-      const start = performance.now();
+      const start = cpuNow();
       for (const event of batch) {
         if (!p.handles.has(event.type)) continue;
         c.events++;
         await p.apply(event, uow.viewFor(event));
       }
-      c.ms += performance.now() - start;
+      c.ms += cpuNow() - start;
     }
-    t = performance.now();
+    t = cpuNow();
   }
   await events.close();
   for (const [i, uow] of units.entries()) {
@@ -232,8 +242,8 @@ function timed(inner: SqliteReadStore): { store: SqliteReadStore; times: Record<
   return { store, times };
 }
 
-/** Phase 5a: runner.rebuild in this process, timed by part. */
-async function inProcessRebuild(dir: string): Promise<number> {
+/** Phase 5a: the rebuild as it was before ADR 0028 (runner.rebuild: a unit of work per 2,000 documents through commit), in this process, timed by part. */
+async function runnerRebuild(dir: string): Promise<{ ms: number; cpuMs: number }> {
   const events = new SqliteEventStore(dataDir(dir).eventsFile);
   let readMs = 0;
   const read = events.readAll.bind(events);
@@ -262,12 +272,14 @@ async function inProcessRebuild(dir: string): Promise<number> {
   const generational = await GenerationalReadStore.open(store, wrapped);
   const runner = new ProjectionRunner(events, generational, wrapped);
   const t = performance.now();
+  const c = cpuNow();
   const result = await runner.rebuild();
   const ms = performance.now() - t;
+  const cpuMs = cpuNow() - c;
   await generational.close();
   await events.close();
   const apply = [...applyMs.values()].reduce((a, b) => a + b, 0);
-  row('rebuild in this process (runner.rebuild) (s)', s(ms), `${fmt(result.events)} events`);
+  row('before: runner.rebuild, wall / CPU (s)', `${s(ms)} / ${s(cpuMs)}`, `${fmt(result.events)} events; unit of work per 2,000 documents, commit`);
   row('  reading events (readAll, parse included) (s)', s(readMs));
   row('  projections, store reads included (s)', s(apply), [...applyMs].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([n, v]) => `${n} ${s(v)}`).join(', '));
   row('  store reads (peek / getMany) (s)', `${s(times.peek!)} / ${s(times.getMany!)}`);
@@ -275,17 +287,36 @@ async function inProcessRebuild(dir: string): Promise<number> {
   row('  drop + ensureIndexes (s)', `${s(times.drop!)} + ${s(times.ensureIndexes!)}`);
   row('  flush: indexes built, statistics (s)', s(times.flush!));
   row('  the rest (runner, unit of work, event loop turns) (s)', s(ms - readMs - apply - times.commit! - times.flush! - times.drop! - times.ensureIndexes!));
-  return ms;
+  return { ms, cpuMs };
+}
+
+/** Phase 5b: the bulk rebuild (`make rebuild` since ADR 0028) in this process, timed by part. */
+async function bulkRebuild(dir: string): Promise<{ ms: number; cpuMs: number }> {
+  const events = new SqliteEventStore(dataDir(dir).eventsFile);
+  const store = await GenerationalReadStore.open(new SqliteReadStore(join(dir, 'readmodels.sqlite'), { extraIndexes: listIndexes() }), allProjections());
+  const t = performance.now();
+  const c = cpuNow();
+  const result = await rebuildInBulk(events, store, allProjections());
+  const ms = performance.now() - t;
+  const cpuMs = cpuNow() - c;
+  await store.close();
+  await events.close();
+  const { read, project, write, finish } = result.parts;
+  row('after: rebuildInBulk, wall / CPU (s)', `${s(ms)} / ${s(cpuMs)}`, `${result.flushes} flushes`);
+  row('  reading events / projections (s)', `${s(read)} / ${s(project)}`);
+  row('  writes (bulkLoad) / indexes and statistics at the end (s)', `${s(write)} / ${s(finish)}`);
+  return { ms, cpuMs };
 }
 
 /** Phase 5b: `make rebuild` in its own process, as bench/scale.ts runs it. */
-function makeRebuild(dir: string): { ms: number; wallMs: number } {
+function makeRebuild(dir: string): { ms: number; wallMs: number; cpuMs: number; parts: string } {
   const t = performance.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/src/cli/rebuild.ts')], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, JWT_SECRET: SECRET, READ_STORE: 'sqlite' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const wallMs = performance.now() - t;
   if (r.status !== 0) throw new Error(`make rebuild failed: ${r.stderr.slice(-2000)}`);
-  const m = /Rebuilt (\d+) events in ([\d.]+) s/.exec(r.stdout);
-  return { ms: m ? Number(m[2]) * 1000 : wallMs, wallMs };
+  const m = /Rebuilt (\d+) events in ([\d.]+) s.*?(?:CPU ([\d.]+) s)?$/m.exec(r.stdout);
+  const parts = /reading the log.*$/m.exec(r.stdout)?.[0] ?? '';
+  return { ms: m ? Number(m[2]) * 1000 : wallMs, wallMs, cpuMs: m?.[3] ? Number(m[3]) * 1000 : NaN, parts };
 }
 
 /** Phase 6: every projection rebuilt beside its live generation on a running runner, then switched. */
@@ -332,23 +363,25 @@ try {
   const eventsFile = join(work, 'events.sqlite');
   copyFileSync(join(source, 'events.sqlite'), eventsFile);
   const raws = [rawReadParse(eventsFile), rawReadParse(eventsFile), rawReadParse(eventsFile)];
-  const raw = median(raws);
+  const raw = median(raws.map((r) => r.ms));
+  const rawCpu = median(raws.map((r) => r.cpuMs));
   const head = new Database(eventsFile, { readonly: true }).prepare('SELECT max(position) FROM events').pluck().get() as number;
-  row('raw read + JSON.parse of every event (s, median of 3)', s(raw), `${fmt(head)} events, ${fmt(statSync(eventsFile).size / 2 ** 20)} MB; the baseline`);
+  row('raw read + JSON.parse of every event, wall / CPU (s)', `${s(raw)} / ${s(rawCpu)}`, `median of 3; ${fmt(head)} events, ${fmt(statSync(eventsFile).size / 2 ** 20)} MB; the baseline`);
+  const ratio = (r: { ms: number; cpuMs: number }) => `${(r.ms / raw).toFixed(2)} / ${(r.cpuMs / rawCpu).toFixed(2)}`;
   let t = performance.now();
   {
     const events = new SqliteEventStore(eventsFile);
     let n = 0;
     for await (const batch of pages(events)) n += batch.length;
     await events.close();
-    row('event store readAll, pages of 5,000 (s)', s(performance.now() - t), `${(((performance.now() - t)) / raw).toFixed(2)}x raw; ${fmt(n)} events`);
+    row('event store readAll, pages of 5,000 (s)', s(performance.now() - t), `${((performance.now() - t) / raw).toFixed(2)}x raw; ${fmt(n)} events`);
   }
   if (!skip.has('3') || !skip.has('4')) {
     t = performance.now();
     const { readMs, costs } = await projectionCosts(eventsFile);
     const projMs = costs.reduce((a, c) => a + c.ms, 0);
     console.log(`  load average ${load()}`);
-    row('projection code alone, every projection (s)', s(projMs), `${(projMs / raw).toFixed(2)}x raw; reads ${s(readMs)} s besides`);
+    row('projection code alone, every projection (CPU s)', s(projMs), `${(projMs / rawCpu).toFixed(2)}x raw CPU; in-memory unit of work, no store; reading ${s(readMs)} s besides`);
     for (const c of [...costs].sort((a, b) => b.ms - a.ms)) {
       const docs = [...c.docs.values()].reduce((a, m) => a + m.size, 0);
       row(`  ${c.name}`, s(c.ms), `${fmt(c.events)} events, ${fmt(docs)} documents`);
@@ -360,14 +393,21 @@ try {
       rmSync(scratch, { recursive: true, force: true });
     }
   }
-  if (!skip.has('5')) {
+  if (!skip.has('5a')) {
     console.log(`  load average ${load()}`);
-    const inProc = await inProcessRebuild(work);
-    row('  / raw read and parse', (inProc / raw).toFixed(2), 'target <= 3');
+    const before = await runnerRebuild(work);
+    row('  / raw read and parse, wall / CPU', ratio(before), 'target <= 3');
+  }
+  if (!skip.has('5b')) {
+    console.log(`  load average ${load()}`);
+    const after = await bulkRebuild(work);
+    row('  / raw read and parse, wall / CPU', ratio(after), 'target <= 3');
+  }
+  if (!skip.has('5c')) {
     console.log(`  load average ${load()}`);
     const made = makeRebuild(work);
-    row('make rebuild, over read models already there (s)', s(made.ms), `process wall ${s(made.wallMs)} s`);
-    row('make rebuild / raw read and parse', (made.ms / raw).toFixed(2), `target <= 3: ${made.ms / raw <= 3 ? 'PASS' : 'MISS'}`);
+    row('make rebuild over read models already there, wall / CPU (s)', `${s(made.ms)} / ${s(made.cpuMs)}`, `process wall ${s(made.wallMs)} s; ${made.parts}`);
+    row('make rebuild / raw read and parse, wall / CPU', ratio(made), `target <= 3: ${made.ms / raw <= 3 ? 'PASS' : 'MISS'} (wall)`);
   }
   if (!skip.has('6')) {
     if (!existsSync(join(work, 'readmodels.sqlite'))) makeRebuild(work);

@@ -27,6 +27,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['match-streams.ts', 'match decisions on side streams at 100,000 matches (confirm, reject, manual p95) beside folding the old matching-<company> stream; auto-match after one new receipt at 550 lines a day over 90 and 360 days (issue 13, ADR 0021)'],
   ['readstore.ts', 'read models in memory against SQLite at 1,000,000 transactions (--rows N for fewer): rebuild (wall, CPU, longest event-loop block), snapshot, resident memory, the five list queries, a new deep page after an edit, restart (issue 13 item 1, ADR 0020)'],
   ['import-cost.ts', 'one 100,000-row import into a company of 100,000 transactions, stage by stage (parse, de-duplication, decide, append, projection per projection; end to end over HTTP with the server\'s CPU per stage) beside a raw insert of the same rows as JSON documents into SQLite (issue 13, ADR 0027)'],
+  ['rebuild-cost.ts', 'where a rebuild of every read model goes at 250,000 transactions (SCALE_TX for another size; data folder cached under /tmp): raw read and parse, projections one by one, SQLite writes and index builds, the rebuild before and after the bulk load, make rebuild, blue-green (issue 13, ADR 0028)'],
   ['scale.ts', 'a company at its real size (1,000,000 transactions, 100,000 receipts and matches, 50 members; SCALE_TX etc. for less): first start, memory, restart after kill -9, latency during an import, lists, match decisions, refresh, auto-match, import and rebuild against raw SQLite, per read store (issue 13)'],
 ];
 
