@@ -46,6 +46,12 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s = (ms: number) => (ms / 1000).toFixed(2);
 
+/** CPU milliseconds of this process so far (user + system, every thread). */
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /** CPU seconds of a process, every thread (utime + stime from /proc). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -119,18 +125,20 @@ async function settleReactors(dir: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- 2. the stages in process
-async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admin: Person): Promise<Array<[string, number, string]>> {
-  const out: Array<[string, number, string]> = [];
+async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admin: Person): Promise<Array<[string, number, string, number]>> {
+  const out: Array<[string, number, string, number]> = [];
   const config = loadConfig({ READ_STORE: 'sqlite', DATA_DIR: dir, JWT_SECRET: SECRET, WEB_DIST: join(dir, 'no-web') });
   const adapters = await createAdapters(config, dataDir(dir));
   const projections = allProjections();
   const store = await GenerationalReadStore.open(adapters.readStore, projections);
   try {
     let t = performance.now();
+    let c = cpuMs();
     const parsed = parseBankStatement(csv, { maxRows: ROWS + 1 });
-    out.push(['parse (on a pool thread in the server)', performance.now() - t, `${fmt(parsed.rows.length)} rows`]);
+    out.push(['parse (on a pool thread in the server)', performance.now() - t, `${fmt(parsed.rows.length)} rows`, cpuMs() - c]);
 
     t = performance.now();
+    c = cpuMs();
     const memberships = await membersOfCompany(store, companyId);
     const users = await getUsers(store, memberships.map((m) => m.userId));
     const people = memberships.flatMap((m) => { const u = users.get(m.userId); return u ? [{ userId: m.userId, firstName: u.firstName, lastName: u.lastName, role: m.role }] : []; });
@@ -145,9 +153,10 @@ async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admi
         dedupKey: dedupKeyOf(r.date, r.description, r.amountCents),
       };
     });
-    out.push(['assign rows to members, build candidate rows', performance.now() - t, `${fmt(members.length)} members`]);
+    out.push(['assign rows to members, build candidate rows', performance.now() - t, `${fmt(members.length)} members`, cpuMs() - c]);
 
     t = performance.now();
+    c = cpuMs();
     const held = new Map<string, number>();
     const keys = rows.map((r) => r.dedupKey);
     for (let i = 0; i < keys.length; i += 2000) {
@@ -158,16 +167,18 @@ async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admi
         if (n > 0) held.set(k, n);
       }
     }
-    out.push(['de-duplication: keys looked up in transaction_keys', performance.now() - t, `${fmt(held.size)} held`]);
+    out.push(['de-duplication: keys looked up in transaction_keys', performance.now() - t, `${fmt(held.size)} held`, cpuMs() - c]);
 
     t = performance.now();
+    c = cpuMs();
     const importId = newId();
     const newIds = rows.map(() => newId());
     const fileHash = `bench-${importId}`;
     const { events } = decideImport({ importId, companyId, importedBy: admin.userId, fileName: 'bench.csv', fileHash, layout: parsed.layout, rows, rowErrors: [], existingKeys: held, newIds }, { fileHashes: {} });
-    out.push(['decide (ids, events in chunks)', performance.now() - t, `${events.length} events`]);
+    out.push(['decide (ids, events in chunks)', performance.now() - t, `${events.length} events`, cpuMs() - c]);
 
     t = performance.now();
+    c = cpuMs();
     const metadata = { companyId, userId: admin.userId, requestId: importId, correlationId: importId, occurredAt: new Date().toISOString() };
     const planned: Array<{ streamId: string; expectedRevision: ExpectedRevision; events: DomainEvent[] }> = [
       { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
@@ -176,7 +187,7 @@ async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admi
     ];
     const head = await adapters.events.headPosition();
     await adapters.events.appendMany(planned.map((a) => ({ ...a, events: a.events.map((e): NewEvent => ({ id: newId(), type: e.type, data: e.data, metadata })) })));
-    out.push(['append: canonical JSON, hash chain, one SQLite transaction', performance.now() - t, 'synchronous=FULL']);
+    out.push(['append: canonical JSON, hash chain, one SQLite transaction', performance.now() - t, 'synchronous=FULL', cpuMs() - c]);
 
     const appended: RecordedEvent[] = [];
     for (let after = head; ;) {
@@ -186,11 +197,13 @@ async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admi
       after = batch[batch.length - 1]!.position;
     }
     let projTotal = 0;
+    let projCpu = 0;
     for (const p of projections) {
       const mine = appended.filter((e) => p.handles.has(e.type));
       if (mine.length === 0) continue;
       let apply = 0;
       let commit = 0;
+      const pc = cpuMs();
       let uow = new UnitOfWork(store);
       for (const [i, event] of mine.entries()) {
         let a = performance.now();
@@ -207,9 +220,10 @@ async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admi
       await store.flush();
       commit += performance.now() - f;
       projTotal += apply + commit;
-      out.push([`projection ${p.name}: apply + commit`, apply + commit, `apply ${s(apply)} s, commit ${s(commit)} s`]);
+      projCpu += cpuMs() - pc;
+      out.push([`projection ${p.name}: apply + commit`, apply + commit, `apply ${s(apply)} s, commit ${s(commit)} s`, cpuMs() - pc]);
     }
-    out.push(['projection: every projection', projTotal, '']);
+    out.push(['projection: every projection', projTotal, '', projCpu]);
   } finally {
     await store.close();
     await adapters.events.close();
@@ -258,19 +272,29 @@ try {
   const csv = statement(ROWS, kept.members);
 
   const raws: number[] = [];
-  for (let i = 0; i < RAW_RUNS; i++) raws.push(rawInsert(csv));
+  const rawCpus: number[] = [];
+  for (let i = 0; i < RAW_RUNS; i++) {
+    const c0 = cpuMs();
+    raws.push(rawInsert(csv));
+    rawCpus.push(cpuMs() - c0);
+  }
   const raw = [...raws].sort((a, b) => a - b)[RAW_RUNS >> 1]!;
-  row('raw insert of the same rows (s, median of 3)', s(raw), `JSON documents, id TEXT PRIMARY KEY, one transaction, WAL, synchronous=FULL; load ${load()}`);
+  const rawCpu = [...rawCpus].sort((a, b) => a - b)[RAW_RUNS >> 1]!;
+  row('raw insert of the same rows (s, median of 3)', s(raw), `CPU ${s(rawCpu)} s; JSON documents, id TEXT PRIMARY KEY, one transaction, WAL, synchronous=FULL; load ${load()}`);
 
   // 2. In process.
   console.log('\n  stages in process (a copy of the folder, the checkout\'s functions one after another):');
   const stages = await stagesInProcess(copy, csv, companyId, kept.admin);
   let sum = 0;
-  for (const [label, ms, note] of stages) {
-    if (!label.startsWith('projection ')) sum += ms;
-    row(`  ${label} (s)`, s(ms), note);
+  let sumCpu = 0;
+  for (const [label, ms, note, cpu] of stages) {
+    if (!label.startsWith('projection ')) {
+      sum += ms;
+      sumCpu += cpu;
+    }
+    row(`  ${label} (s)`, s(ms), `CPU ${s(cpu)} s${note ? `; ${note}` : ''}`);
   }
-  row('  sum of the stages (s)', s(sum), `${(sum / raw).toFixed(2)} x the raw insert; load ${load()}`);
+  row('  sum of the stages (s)', s(sum), `${(sum / raw).toFixed(2)} x the raw insert; CPU ${s(sumCpu)} s, ${(sumCpu / rawCpu).toFixed(2)} x the raw insert's CPU; load ${load()}`);
   rmSync(copy, { recursive: true, force: true });
 
   if (SERVER) {
@@ -330,6 +354,9 @@ try {
     const listed = marks.find(([l]) => l.startsWith('rows listed'))![1];
     const settled = marks[marks.length - 1]![1];
     row(`import of ${fmt(imported)} rows, end to end: listed / raw insert`, (listed / raw).toFixed(2), `target <= 2 x; answered / raw ${(answered / raw).toFixed(2)}; settled / raw ${(settled / raw).toFixed(2)}`);
+    // On a loaded machine wall times mostly measure the wait for a core: the CPU spent is steadier.
+    const listedCpu = marks.find(([l]) => l.startsWith('rows listed'))![2] - cpu0;
+    row('  server CPU until listed / the raw insert\'s CPU', (listedCpu / (rawCpu / 1000)).toFixed(2), `${listedCpu.toFixed(2)} CPU s against ${s(rawCpu)} s`);
   }
   console.log(`  load average after: ${load()}`);
 } finally {
