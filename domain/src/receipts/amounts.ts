@@ -16,8 +16,8 @@ export interface AmountToken {
   repaired: boolean;
 }
 
-/** Currency marks and their usual OCR mangling (RM → RN, RH, RI, KM; $ → §, S$). */
-const CURRENCY = String.raw`(?:[RrKk][MmNnHhIi1l]|MYR|USD|EUR|GBP|SGD|S\$|US\$|A\$|C\$|\$|§|€|£|¥)`;
+/** Currency marks and their usual OCR mangling (RM → RN, RH, RI, KM, or R with the M lost; $ → §, S$). */
+const CURRENCY = String.raw`(?:[RrKk][MmNnHhIi1l]|MYR|USD|EUR|GBP|SGD|S\$|US\$|A\$|C\$|\$|§|€|£|¥|R(?=\s?\d))`;
 /** Characters OCR prints for digits; only trusted inside an otherwise numeric token. */
 const DIGITISH = '0-9OoQDSsIl|Bb';
 const AMOUNT = new RegExp(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findAmounts } from './amounts';
 import { extractReceiptFields } from './extract';
 import { buildCandidates, ownDateOrder } from './learned/candidates';
 import { layoutFromOcr, layoutFromText } from './learned/layout';
@@ -56,6 +57,13 @@ describe('totals the receipt arithmetic gives when OCR lost the printed one', ()
     const derived = buildCandidates(layoutFromText(text), null).total.filter((c) => c.features.derived === 1);
     expect(derived.map((c) => c.value)).toEqual([8710]);
     expect(derived[0]!.features.derivedRounded).toBe(1);
+  });
+});
+
+describe('amounts as OCR misreads them', () => {
+  it('reads RM with its M lost (R4.00) as money, not a code without decimals (R07)', () => {
+    expect(findAmounts('| Total o. op R4.00').map((a) => [a.cents, a.currency])).toEqual([[400, true]]);
+    expect(findAmounts('R07 BlackSugar Ice RM7.50').map((a) => a.cents)).toEqual([750]);
   });
 });
 

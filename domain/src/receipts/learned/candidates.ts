@@ -439,6 +439,8 @@ const ADDRESS = /\b(JALAN|JLN|LORONG|LRG|TAMAN|TMN|LOT|BLOK|BLOCK|FLOOR|LEVEL|RO
 const CONTACT = /\b(TEL|TELEPHONE|FAX|PHONE|HP|MOBILE|EMAIL|WWW|HTTPS?|COM|GST|SST|VAT|TIN|REG|ROC|BRN|UEN|ID|CO NO|COMPANY NO)\b|@|\(\s*\d{4,}[\d\s-]*[A-Z]?\s*\)/;
 const DOCUMENT = /\b(TAX|INVOICE|RECEIPT|CASH|BILL|CHECK|ORDER|TABLE|CASHIER|DATE|TIME|WELCOME|THANK|COPY|DUPLICATE|TRANSACTION|MEMBER|POS|TERMINAL|QTY|TOTAL|ITEM|PRICE|SIMPLIFIED)\b/;
 const JUNK = /[^A-Za-z0-9\s&'.,()\-/@:#]/g;
+/** A company registration number alone on its line: "(123456-K)", "CO. REG 123456-K", "(JM0123456-U)". */
+const REG_NO = /^[([{]?\s*(CO\.?\s*)?(REG\.?\s*)?(NO\.?\s*)?[:.]?\s*[A-Z]{0,3}\d{4,}[\dA-Z\s-]*[)\]}]?$/i;
 
 /** A token that could be part of a printed name (a word with a vowel, a short abbreviation, a legal suffix), not OCR junk. */
 function isWordlike(token: string): boolean {
@@ -492,6 +494,10 @@ function merchantCandidates(p: Page, ruleName: string | null): Array<Candidate<s
       legalOnly: LEGAL_ONLY.test(u) ? 1 : 0,
       firstLegal: LEGAL.test(u) && i <= firstLegal ? 1 : 0,
       wordlike: tokens.filter(isWordlike).length / tokens.length,
+      // What follows a printed name: the address or contact block, or its registration number.
+      nextAddress: next !== undefined && (ADDRESS.test(next.text.toUpperCase()) || CONTACT.test(next.text.toUpperCase())) ? 1 : 0,
+      nextRegNo: next !== undefined && REG_NO.test(next.text.trim()) ? 1 : 0,
+      letterRatio: letters / Math.max(1, name.replace(/\s/g, '').length),
       rule: ruleName !== null && merchantSimilarity(name, ruleName) >= 0.9 ? 1 : 0,
     };
     out.push({ value: name, line: i, features: f });
