@@ -175,3 +175,19 @@ describe('tallies add, subtract and take deltas', () => {
     expect(receiptTally(rc({ totalCents: -420 })).receiptAmountCents).toBe(420);
   });
 });
+
+describe('addInto', () => {
+  it('adds every counter of a tally (each spelled out in it) and the categories', () => {
+    const keys = Object.keys(emptyTally()).filter((k) => k !== 'categories');
+    expect(keys.length).toBeGreaterThan(10);
+    const a = emptyTally() as unknown as Record<string, number>;
+    const b = emptyTally() as unknown as Record<string, number>;
+    keys.forEach((k, i) => {
+      a[k] = 1000;
+      b[k] = i + 1;
+    });
+    const sum = addInto(a as never, { ...(b as never), categories: [{ name: 'Meals', cents: 5, count: 1 }] }, -1) as unknown as Record<string, unknown>;
+    expect(Object.fromEntries(keys.map((k) => [k, sum[k]]))).toEqual(Object.fromEntries(keys.map((k, i) => [k, 1000 - (i + 1)])));
+    expect(sum.categories).toEqual([{ name: 'Meals', cents: -5, count: -1 }]);
+  });
+});

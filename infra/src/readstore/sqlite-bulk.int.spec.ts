@@ -50,7 +50,7 @@ describe('SQLite read store: bulkLoad (ADR 0028)', () => {
     await memory.commit(writeSet(first), [{ name: 'things', version: 2, position: 10 }]);
     expect(await sqlite.collection('things').count({})).toBe(1013);
     // A second load replaces some documents (other shapes on the same paths) and deletes others.
-    const second = docs(300, 'second').map((d) => ({ ...d, n: String(d.n), tags: d.tags ? { first: d.tags[0] } : undefined }));
+    const second = docs(300, 'second').map((d) => ({ ...d, n: String(d.n), tags: Array.isArray(d.tags) ? { first: d.tags[0] as string } : undefined }));
     const gone = ['k0301', 'k0302', 'k1000', 'k9999'];
     await sqlite.bulkLoad(writeSet(second, gone), [{ name: 'things', version: 2, position: 20 }]);
     await memory.commit(writeSet(second, gone), [{ name: 'things', version: 2, position: 20 }]);
