@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { OcrResult } from '@paperlink/domain';
 import { prepareSteps, toPgm } from './preprocess';
-import { readPage } from './reading';
+import { doubtfulFieldWords, readPage } from './reading';
 import type { OcrReader } from './reading';
 import { capitalHeight, inkComponents, otsuLevel } from './text-size';
 
@@ -105,6 +105,13 @@ describe('prepareSteps', () => {
     expect(p.scale).toBe(2);
   });
 
+  it('scales by a fixed factor when asked (the retry reading)', async () => {
+    const page = receiptPage(24, 400);
+    const p = await prepareSteps(page, { scale: 1.5 });
+    expect(p.scale).toBe(1.5);
+    expect(p.width).toBe(600);
+  });
+
   it('binarises with Otsu when asked: only black and white remain', async () => {
     const p = await prepareSteps(receiptPage(24), { otsu: true });
     const pixels = p.image.subarray(p.image.length - p.width * p.height);
@@ -138,5 +145,29 @@ describe('readPage', () => {
     const box = r.ocr.words[0]!.bbox!;
     expect(box.x0).toBeCloseTo(100 / scale, 0);
     expect(box.y1).toBeCloseTo(80 / scale, 0);
+  });
+});
+
+describe('doubtfulFieldWords', () => {
+  const word = (text: string, confidence: number, y0: number): { text: string; confidence: number; bbox: { x0: number; y0: number; x1: number; y1: number } } =>
+    ({ text, confidence, bbox: { x0: 10, y0, x1: 90, y1: y0 + 20 } });
+  const fields = {
+    total: { cents: 2173, confidence: 0.9 },
+    date: { value: '2018-03-14', confidence: 0.9 },
+    boxes: { total: { x0: 0, y0: 100, x1: 300, y1: 120 }, date: { x0: 0, y0: 40, x1: 300, y1: 60 } },
+  };
+
+  it('is sure when tesseract was sure of the digits on the total and date lines', () => {
+    expect(doubtfulFieldWords(fields, [word('TOTAL', 10, 100), word('21.73', 91, 100), word('14/03/2018', 88, 40)])).toBe(false);
+  });
+
+  it('doubts a reading with an unsure digit on the date line, and ignores unsure words elsewhere', () => {
+    expect(doubtfulFieldWords(fields, [word('21.73', 91, 100), word('14/03/2013', 22, 40)])).toBe(true);
+    expect(doubtfulFieldWords(fields, [word('21.73', 91, 100), word('14/03/2018', 88, 40), word('7.90', 5, 200)])).toBe(false);
+  });
+
+  it('doubts a field read from no box, and leaves missing fields to needsAnotherReading', () => {
+    expect(doubtfulFieldWords({ ...fields, boxes: { date: fields.boxes.date } }, [word('14/03/2018', 88, 40)])).toBe(true);
+    expect(doubtfulFieldWords({ total: null, date: null }, [])).toBe(false);
   });
 });
