@@ -362,7 +362,18 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(receiptRouter(receiptDeps));
     api.use(matchQueryRouter(readStore));
     api.use(analyticsQueryRouter(readStore, { xlsx: (rows) => cpu.analyticsXlsx(rows) }));
-    api.use(exportRouter({ store: readStore, blobs, render: (job, source, out) => renderReport(workerPool, job, source, out) }));
+    // SQLite read store (ADR 0018): the report's worker reads its rows on a connection of its own,
+    // once what this connection's group holds is committed; the in-memory store's rows come from here.
+    const reportFile = adapters.readStore.kind === 'sqlite' ? (adapters.readStore as { file?: string }).file : undefined;
+    api.use(exportRouter({
+      store: readStore,
+      blobs,
+      render: async ({ meta, admin, rows }, source, out) => {
+        if (!reportFile || reportFile === ':memory:') return renderReport(workerPool, { meta, admin }, source, out);
+        if (!projector && writesReadModels) await adapters.readStore.flush();
+        return renderReport(workerPool, { meta, admin, ownRows: { file: reportFile, ...rows } }, source, out, blobs);
+      },
+    }));
     api.use(matchRouter(matchDeps));
     api.use(auditRouter({ pool: workerPool, eventsFile: config.EVENTSTORE_URL ? undefined : dir.eventsFile, secret }));
     api.use(systemRouter({ runner, events }));

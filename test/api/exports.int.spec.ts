@@ -10,8 +10,9 @@ import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { decodePrintCopy, encodePrintCopy, PRINT_COPY } from '@paperlink/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pdfText, renderPdfPages } from '../../infra/src/ocr/pdf';
+import { SqliteReadStore } from '../../infra/src/readstore/sqlite';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { imageOf, labelledReader, labels } from '../support/labelled-reader';
 import { REPO_ROOT } from '../support/process';
@@ -212,6 +213,40 @@ describe('Excel reports', () => {
     await wb.xlsx.load(buffer as unknown as ArrayBuffer);
     return wb;
   }
+
+  it('with the SQLite read store the rows are read by the report\'s worker, never on the request thread', async () => {
+    // The request thread's store: every read an export makes is noted (the worker's own connection is another module instance).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 100;
+    const read: string[] = [];
+    const spies = (['page', 'mapPage', 'getMany', 'count', 'peek'] as const).map((method) => {
+      const original = SqliteReadStore.prototype[method] as (this: SqliteReadStore, ...args: unknown[]) => unknown;
+      return vi.spyOn(SqliteReadStore.prototype, method).mockImplementation(function (this: SqliteReadStore, ...args: unknown[]) {
+        // Only what an export reads (the receipts' OCR and matching jobs run meanwhile, and read too).
+        if (/query-api\/src\/exports\//.test(new Error().stack ?? '')) read.push(String(args[0]));
+        return original.apply(this, args);
+      } as never);
+    });
+    try {
+      const xlsx = await download(ada, 'excel', 'analytics', {});
+      expect(xlsx.status).toBe(200);
+      const wb = await book(xlsx.body);
+      const descriptions = wb.getWorksheet('Transactions')!.getSheetValues().map((r) => (Array.isArray(r) ? r[2] : undefined));
+      for (const d of [...ADA_ONLY, 'Bo Hardware']) expect(descriptions).toContain(d);
+      expect(wb.getWorksheet('Matches')!.rowCount).toBeGreaterThan(1);
+      const pdf = await download(bo, 'pdf', 'transactions', { includeOCRData: true });
+      expect(pdf.status).toBe(200);
+      const text = (await pdfText(pdf.body)).join('\n');
+      expect(text).toContain('Bo Hardware');
+      for (const d of ADA_ONLY) expect(text).not.toContain(d);
+    } finally {
+      for (const s of spies) s.mockRestore();
+      Error.stackTraceLimit = limit;
+    }
+    // The spies saw the export's own reads on the request thread (the company's name, who generated it).
+    expect(read).toContain('users');
+    expect(read.filter((name) => /^(transactions|receipts|matches)(__g\d+)?$/.test(name))).toEqual([]);
+  });
 
   it("a member's workbook: typed cells, frozen header, filter, totals formula, neutralised text, own rows only", async () => {
     const res = await download(bo, 'excel', 'transactions', { startDate: '2026-01-01', endDate: '2026-03-31' });

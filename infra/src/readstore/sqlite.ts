@@ -44,6 +44,12 @@ export interface SqliteReadStoreOptions {
   cacheMb?: number;
   /** With other writers: how long a count waits for its recount before answering the last known one (default 150 ms). */
   staleCountWaitMs?: number;
+  /**
+   * A reader of a file another connection writes (a report's pool worker, ADR 0018): opened
+   * read-only (the file must exist), no memory map, nothing created, dropped or indexed; a
+   * collection the file does not hold yet reads as empty (a temporary table).
+   */
+  readOnly?: boolean;
 }
 
 interface KeptCount {
@@ -214,6 +220,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly offThreadRows: number;
   private readonly staleCountWaitMs: number;
   private failure?: Error;
+  /** Opened with readOnly (see SqliteReadStoreOptions). */
+  private readonly readOnly: boolean;
   /**
    * Called after each commit of a group transaction: other connections see its writes from now
    * (the projector thread tells the request thread, ADR 0008), with what it changed when
@@ -226,6 +234,18 @@ export class SqliteReadStore implements ReadStore {
   private notices?: NoticeLog;
 
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
+    this.readOnly = options.readOnly ?? false;
+    if (this.readOnly) {
+      this.db = new Database(file, { readonly: true, fileMustExist: true });
+      this.db.pragma('mmap_size = 0');
+      this.db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 2)}`);
+      this.db.pragma('temp_store = MEMORY');
+      this.extra = {};
+      this.offThreadRows = Infinity;
+      this.staleCountWaitMs = 0;
+      this.followOtherWriters();
+      return;
+    }
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -341,7 +361,7 @@ export class SqliteReadStore implements ReadStore {
     if (t?.stale) this.reread(t);
     if (t) return t;
     const sql = `"${tableName(name)}"`;
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
+    this.createTable(sql, name);
     const kinds: PathKinds = new Map();
     for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
     const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
@@ -359,13 +379,20 @@ export class SqliteReadStore implements ReadStore {
   /** Following commit notices: a table's kinds and indexes read again after another connection's commit (what is kept stays). */
   private reread(t: Table): void {
     t.stale = false;
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${t.sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
+    this.createTable(t.sql, t.name);
     t.kinds.clear();
     for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(t.name) as Array<{ path: string; bits: number }>) t.kinds.set(row.path, row.bits);
     t.indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(t.name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
     const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(t.name)) as string[]);
     t.pending = t.indexes.filter((fields) => !built.has(this.indexName(t, fields)));
     t.deferring = t.pending.length > 0;
+  }
+
+  /** A collection's table; read-only, a temporary empty one where the file has none yet. */
+  private createTable(sql: string, name: string): void {
+    const exists = this.readOnly && this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(tableName(name)) !== undefined;
+    if (exists) return;
+    this.db.exec(`CREATE ${this.readOnly ? 'TEMP ' : ''}TABLE IF NOT EXISTS ${sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
@@ -734,7 +761,7 @@ export class SqliteReadStore implements ReadStore {
     void this.counter?.worker.terminate();
     this.counter = undefined;
     try {
-      this.db.pragma('optimize');
+      if (!this.readOnly) this.db.pragma('optimize');
     } finally {
       this.db.close();
     }

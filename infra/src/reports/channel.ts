@@ -12,6 +12,8 @@ export class RendererChannel {
   private aborted: Error | null = null;
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
+  private files = new Map<number, { resolve: (b: Uint8Array | null) => void; reject: (e: Error) => void }>();
+  private nextFile = 0;
 
   constructor(private readonly port: MessagePort) {
     port.on('message', (m: ToRenderer) => {
@@ -22,10 +24,17 @@ export class RendererChannel {
         const w = this.rowWaiter;
         this.rowWaiter = null;
         w?.resolve(m);
+      } else if (m.t === 'file') {
+        const w = this.files.get(m.req);
+        this.files.delete(m.req);
+        if (m.error !== undefined) w?.reject(new Error(m.error));
+        else w?.resolve(m.bytes);
       } else {
         this.aborted = new Error(`report stopped: ${m.reason}`);
         this.rowWaiter?.reject(this.aborted);
         this.rowWaiter = null;
+        for (const w of this.files.values()) w.reject(this.aborted);
+        this.files.clear();
         for (const w of this.waiters.splice(0)) w();
       }
     });
@@ -61,6 +70,21 @@ export class RendererChannel {
       this.rowWaiter = { resolve, reject };
       this.post({ t: 'pullIds', type, ids });
     }).then((m) => m.rows);
+  }
+
+  /** Why the report was stopped (the client went away, rows could not be read), if it was. */
+  get stopped(): Error | null {
+    return this.aborted;
+  }
+
+  /** A receipt's file, or a file derived from it, read by the request thread from the blob store (null: none). */
+  file(sha256: string, derived?: string): Promise<Uint8Array | null> {
+    return new Promise((resolve, reject) => {
+      if (this.aborted) return reject(this.aborted);
+      const req = this.nextFile++;
+      this.files.set(req, { resolve, reject });
+      this.post({ t: 'file', req, sha256, ...(derived === undefined ? {} : { derived }) });
+    });
   }
 
   private flush(): void {

@@ -13,12 +13,15 @@ export type FromRenderer =
   | { t: 'chunk'; bytes: Uint8Array }
   /** A receipt's print copy made during the render, to be kept under its file's key. */
   | { t: 'printCopy'; sha256: string; copy: Uint8Array }
+  /** A receipt's file (or its derived file `derived`) for a worker that reads its rows itself (OwnRows). */
+  | { t: 'file'; req: number; sha256: string; derived?: string }
   | { t: 'end' };
 
 export type ToRenderer =
   | { t: 'rows'; pass: ReportPass; rows: ReportRow[]; done: boolean }
   | { t: 'rowsByIds'; rows: ReportRow[] }
   | { t: 'ack'; bytes: number }
+  | { t: 'file'; req: number; bytes: Uint8Array | null; error?: string }
   | { t: 'abort'; reason: string };
 
 /** Output bytes in flight (posted, not yet written to the response) before the worker waits. */

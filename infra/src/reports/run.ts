@@ -6,9 +6,10 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import type { Writable } from 'node:stream';
-import type { ReportMeta, ReportRow, ReportSource } from '@paperlink/domain';
+import type { BlobStore, ReportMeta, ReportRow, ReportSource } from '@paperlink/domain';
 import type { WorkerPool } from '../workers/pool';
 import type { FromRenderer, ToRenderer } from './protocol';
+import type { OwnRows } from './worker-rows';
 
 /** A report may take this long before it is stopped. */
 export const REPORT_TIMEOUT_MS = 10 * 60_000;
@@ -25,7 +26,11 @@ function transfers(rows: ReportRow[]): ArrayBuffer[] {
   return out;
 }
 
-export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: boolean }, source: ReportSource, out: Writable): Promise<void> {
+/**
+ * With `job.ownRows` (the SQLite read store) the worker reads the rows itself (worker-rows.ts):
+ * `source` then only keeps print copies, and `blobs` answers the worker's reads of receipt files.
+ */
+export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: boolean; ownRows?: OwnRows }, source: ReportSource, out: Writable, blobs?: BlobStore): Promise<void> {
   const { port1, port2 } = new MessageChannel();
   const send = (m: ToRenderer, transfer: ArrayBuffer[] = []) => port1.postMessage(m, transfer);
   let failed: Error | null = null;
@@ -49,6 +54,16 @@ export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: b
             reject(failed);
           },
         );
+      } else if (m.t === 'file') {
+        const read = blobs ? (m.derived === undefined ? blobs.get(m.sha256) : blobs.getDerived(m.sha256, m.derived)) : Promise.reject(new Error('no blob store'));
+        read.then(
+          (b) => {
+            // Bytes of their own (a Buffer may be a slice of a shared pool), moved to the worker.
+            const bytes = !b ? null : b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? new Uint8Array(b.buffer) : new Uint8Array(b);
+            send({ t: 'file', req: m.req, bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []);
+          },
+          (error: unknown) => send({ t: 'file', req: m.req, bytes: null, error: error instanceof Error ? error.message : String(error) }),
+        );
       } else if (m.t === 'printCopy') {
         source.keepPrintCopy?.(m.sha256, m.copy);
       } else if (m.t === 'chunk') {
@@ -66,7 +81,8 @@ export function renderReport(pool: WorkerPool, job: { meta: ReportMeta; admin: b
     if (!out.writableFinished) send({ t: 'abort', reason: 'the client went away' });
   };
   out.once('close', onClose);
-  const task = pool.run('report', { port: port2, meta: job.meta, admin: job.admin, ordersRows: !!source.byIds }, { transfer: [port2 as unknown as ArrayBuffer], timeoutMs: REPORT_TIMEOUT_MS });
+  const input = { port: port2, meta: job.meta, admin: job.admin, ...(job.ownRows ? { ownRows: job.ownRows } : { ordersRows: !!source.byIds }) };
+  const task = pool.run('report', input, { transfer: [port2 as unknown as ArrayBuffer], timeoutMs: REPORT_TIMEOUT_MS });
   return Promise.all([task, ended]).then(
     () => undefined,
     (error: unknown) => {

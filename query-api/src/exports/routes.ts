@@ -14,13 +14,17 @@ import {
 import { requireCompany } from '@paperlink/domain/http/context';
 import { getCompanies, getUser, RECEIPTS, TRANSACTIONS, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 import { checkSettings, ExportPreviewBody, ExportSettingsBody, reportTypesFor, ReportTypeParams } from './options';
-import { ExportReader, type ExportScope } from './rows';
+import { ExportReader, type ExportScope, type ReportRowsSpec } from './rows';
 
 export interface ExportDeps {
   store: ReadStore;
   blobs: BlobStore;
-  /** Renders a report off the request thread, writing its bytes to `out` as they come. */
-  render(job: { meta: ReportMeta; admin: boolean }, source: ReportSource, out: Writable): Promise<void>;
+  /**
+   * Renders a report off the request thread, writing its bytes to `out` as they come. The rows
+   * come from `source`, or, where the renderer can read the read store itself (SQLite), from
+   * `job.rows`: then `source` only keeps the print copies the renderer made.
+   */
+  render(job: { meta: ReportMeta; admin: boolean; rows: ReportRowsSpec }, source: ReportSource, out: Writable): Promise<void>;
 }
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -126,7 +130,8 @@ export function exportRouter(deps: ExportDeps): Router {
       receiptLinkBase: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
     };
     const reader = new ExportReader(store, deps.blobs, type, scope, settings);
-    const source = reader.source({ attachments: format === 'pdf' && settings.includeDetails, linkBase: meta.receiptLinkBase });
+    const rows: ReportRowsSpec = { type, scope, settings, attachments: format === 'pdf' && settings.includeDetails, linkBase: meta.receiptLinkBase };
+    const source = reader.source({ attachments: rows.attachments, linkBase: rows.linkBase });
     const name = reportFileName(company, type, format, settings.startDate, settings.endDate);
     res.status(200);
     res.setHeader('Content-Type', CONTENT_TYPE[format]);
@@ -134,7 +139,7 @@ export function exportRouter(deps: ExportDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Access-Control-Expose-Headers', 'Content-Disposition');
     try {
-      await deps.render({ meta, admin: ctx.role === 'admin' }, source, res);
+      await deps.render({ meta, admin: ctx.role === 'admin', rows }, source, res);
     } catch (error) {
       // Before the first byte the error handler answers; after it, the download is cut short.
       if (!res.headersSent) {

@@ -29,6 +29,19 @@ export interface SourceOptions {
   noWalk?: boolean;
 }
 
+/**
+ * What a report's rows are, for a renderer that reads them itself (the SQLite read store: the
+ * pool worker builds an ExportReader of its own from this, infra/src/reports/worker-rows.ts).
+ */
+export interface ReportRowsSpec {
+  type: ReportType;
+  scope: ExportScope;
+  settings: ReportSettings;
+  /** Receipt files travel with the detail rows (PDF). */
+  attachments: boolean;
+  linkBase: string;
+}
+
 type Part = 'transactions' | 'receipts' | 'matches';
 
 interface MapsPages {
