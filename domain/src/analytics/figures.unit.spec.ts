@@ -186,7 +186,7 @@ describe('addInto', () => {
       a[k] = 1000;
       b[k] = i + 1;
     });
-    const sum = addInto(a as never, { ...(b as never), categories: [{ name: 'Meals', cents: 5, count: 1 }] }, -1) as unknown as Record<string, unknown>;
+    const sum = addInto(a as never, { ...b, categories: [{ name: 'Meals', cents: 5, count: 1 }] } as never, -1) as unknown as Record<string, unknown>;
     expect(Object.fromEntries(keys.map((k) => [k, sum[k]]))).toEqual(Object.fromEntries(keys.map((k, i) => [k, 1000 - (i + 1)])));
     expect(sum.categories).toEqual([{ name: 'Meals', cents: -5, count: -1 }]);
   });
