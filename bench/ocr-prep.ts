@@ -16,7 +16,15 @@
  *   - seconds per receipt for one worker (preparation + reading), median and p95, with the
  *     load average while it read.
  *
- *   node --import tsx bench/ocr-prep.ts [--variants a,b] [--sets train,dev] [--every K] [--limit N] [--report] [--no-cv]
+ *   node --import tsx bench/ocr-prep.ts [--variants a,b] [--sets train,dev] [--every K] [--limit N] [--ids FILE] [--report] [--no-cv]
+ *        [--pipeline first+retry1,retry2@confidence ...]
+ *
+ * `--pipeline base+ink,x15@30`: the product's reading put together from the cached readings
+ * (read-receipt.ts): the first reading's fields, and when they are doubtful (needsAnotherReading,
+ * or a digit word under that tesseract confidence on the total's or date's line:
+ * reading.ts doubtfulFieldWords; @0 for the first test only) the retry readings' fields voted
+ * with them (combineReadings); seconds per receipt = the cached times of the readings taken.
+ * Retry readings are only needed for the receipts that are doubtful (`--ids`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +35,7 @@ import { prepareSteps } from '../infra/src/ocr/preprocess';
 import { OCR_PREPARATIONS, readWithPreparation } from '../infra/src/ocr/reading';
 import type { OcrPreparation } from '../infra/src/ocr/reading';
 import { fmt, median, percentile, row } from './lib';
-import { DATA, fieldsRight, label, mean, pct, receiptIds, textScore } from './ocr-score';
+import { DATA, fieldsRight, judgeFields, label, mean, pct, receiptIds, textScore } from './ocr-score';
 import type { FieldsRight, SetName } from './ocr-score';
 
 const CACHE_DIR = join(import.meta.dirname, '.cache');
@@ -189,9 +197,53 @@ async function report(name: string): Promise<void> {
   }
 }
 
+/** The product's reading from cached readings (see the header). */
+async function pipeline(spec: string): Promise<void> {
+  const { combineReadings, extractReceiptFields, needsAnotherReading } = await import('../domain/src/receipts/index');
+  const { doubtfulFieldWords } = await import('../infra/src/ocr/reading');
+  const [, firstName, retryList, threshold] = /^([^+@]+)\+?([^@]*)@?(\d*)$/.exec(spec) ?? [];
+  if (!firstName) throw new Error(`--pipeline ${spec}: want first+retry1,retry2@confidence`);
+  const first = loadCache(firstName);
+  const retries = (retryList ?? '').split(',').filter(Boolean).map(loadCache);
+  const th = Number(threshold || 0);
+  console.log(`pipeline ${spec}: first reading ${firstName}, retries [${retryList}], word confidence ${th || 'not used'}`);
+  for (const set of sets) {
+    const judged: FieldsRight[] = [];
+    const seconds: number[] = [];
+    const loads: number[] = [];
+    let retried = 0;
+    let missing = 0;
+    for (const id of pick(receiptIds(set))) {
+      const r = first.readings[id];
+      if (!r) { missing++; continue; }
+      const f0 = extractReceiptFields(r.ocr.text, r.ocr.words);
+      let fields = f0;
+      let ms = r.ms;
+      loads.push(r.load);
+      if (retries.length > 0 && (needsAnotherReading(f0) || (th > 0 && doubtfulFieldWords(f0, r.ocr.words ?? [], th)))) {
+        const more = retries.map((c) => c.readings[id]);
+        if (more.some((m) => !m)) { missing++; continue; }
+        retried++;
+        fields = combineReadings([f0, ...more.map((m) => extractReceiptFields(m!.ocr.text, m!.ocr.words))]);
+        ms += more.reduce((sum, m) => sum + m!.ms, 0);
+      }
+      judged.push(judgeFields(label(set, id), fields));
+      seconds.push(ms / 1000);
+    }
+    if (judged.length === 0) continue;
+    row(`  ${set} fields total / date / merchant`, shares(judged), `${judged.length} receipts${missing ? `, ${missing} without the readings needed` : ''}`);
+    row(`  ${set} receipts read again / s per receipt median, p95`, `${retried} / ${fmt(median(seconds), 2)}, ${fmt(percentile(seconds, 95), 2)}`,
+      `load average while reading ${fmt(median(loads), 1)}`);
+  }
+}
+
 const single = argValue('--variant');
+const pipelines = args.flatMap((a, i) => (a === '--pipeline' ? [args[i + 1]!] : []));
 if (single) {
   await readVariant(single);
+} else if (pipelines.length > 0) {
+  console.log(`OCR readings put together as the product takes them (cached readings); load average now ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+  for (const spec of pipelines) await pipeline(spec);
 } else {
   console.log(`OCR preparations for tesseract.js, one worker; load average now ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
   for (const name of variantNames) {

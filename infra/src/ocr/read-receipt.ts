@@ -1,13 +1,13 @@
 /**
  * Reads one receipt file: checks what it is by its bytes, takes a PDF's text layer when it has
  * one (exact, and 100x faster than OCR), otherwise OCRs the image or the rendered pages, then
- * extracts the fields. When the first OCR reading leaves the total or date missing or unsure, or
- * tesseract was unsure of a digit on the line it read them from, two more readings of
- * differently prepared images are voted on (see reading.ts RETRY_READINGS, combine.ts).
+ * extracts the fields. When the first OCR reading leaves the total or date missing or unsure,
+ * two more readings of differently prepared images are voted on (see reading.ts
+ * RETRY_READINGS, combine.ts).
  */
 import { combineReadings, extractReceiptFields, needsAnotherReading, receiptFileError, sniffFile } from '@paperlink/domain';
 import type { ExtractOptions, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
-import { doubtfulFieldWords, FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
+import { FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
 import type { OcrPreparation, OcrReader, PageReading } from './reading';
 
 export interface ReadReceiptOptions {
@@ -82,7 +82,7 @@ async function fieldsOf(options: ReadReceiptOptions, text: string, words: readon
 async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
   const first = await readVariant(images, ocr, FIRST_READING);
   const readings = [await fieldsOf(options, first.text, first.words)];
-  if ((options.retry ?? true) && (needsAnotherReading(readings[0]!) || doubtfulFieldWords(readings[0]!, first.words))) {
+  if ((options.retry ?? true) && needsAnotherReading(readings[0]!)) {
     // One after the other: a receipt never holds more than one worker, so the pool's
     // throughput is shared fairly between receipts.
     for (const preparation of RETRY_READINGS) {

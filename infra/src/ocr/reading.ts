@@ -73,8 +73,9 @@ export const FIRST_READING: OcrPreparation = { image: 'plain' };
  * The readings voted with the first when it is doubtful (combine.ts): `ink` (blur and a high
  * threshold: joins dot-matrix dots, darkens faded thermal print; it reads the two faded train
  * receipts tesseract otherwise reads nothing of) and the page scaled by 1.5 in greyscale (other
- * character shapes for the LSTM: different slips). On receipts-train they fixed more fields
- * than `ink` + `contrast` (CLAHE), the earlier pair (ADR 0019).
+ * character shapes for the LSTM: different slips). On receipts-train they fix
+ * as many fields as `ink` + `contrast` (CLAHE), the earlier pair, within one receipt, and its
+ * reading took about two thirds of CLAHE's time on the same receipts (ADR 0019).
  */
 export const RETRY_READINGS: readonly OcrPreparation[] = [{ image: 'ink' }, { image: { scale: 1.5 } }];
 
@@ -114,10 +115,12 @@ export async function readWithPreparation(image: Uint8Array, ocr: OcrReader, pre
 }
 
 /**
- * Below this tesseract word confidence (0..100), a digit-bearing word on the line the total or
- * the date was read from makes the first reading doubtful (chosen on receipts-train, ADR 0019):
- * a misread digit (2018 read as 2013) leaves the extractor sure of a wrong value, while
- * tesseract itself was unsure of the characters.
+ * A measured alternative trigger for the retry readings, not used by the product (ADR 0019):
+ * a digit-bearing word under this tesseract confidence (0..100) on the total's or date's line.
+ * A misread digit (2018 read as 2013) leaves the extractor sure of a wrong value while
+ * tesseract was unsure of the characters; but on receipts-train it read 27 of 91 receipts
+ * again instead of 7 for one more right total, and a receipt read three times costs the
+ * median time. bench/ocr-prep.ts --pipeline base+ink,x15@30 measures it.
  */
 export const DOUBTFUL_WORD_CONFIDENCE = 30;
 
