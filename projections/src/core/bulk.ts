@@ -4,6 +4,11 @@ import type { RebuildProgress } from './runner';
 
 /** Documents held in memory before they are written (a flush): about 100-300 MB of documents. */
 const FLUSH_DOCS = 250_000;
+/**
+ * Documents per flush where the store has no bulk load and takes the flush through `commit`
+ * (the memory store, MongoDB: one transaction each, which must stay small), as the live path.
+ */
+const COMMIT_FLUSH_DOCS = 2000;
 /** Events read per page (the event store may return fewer: it bounds a page by its data's size). */
 const PAGE_EVENTS = 5000;
 
@@ -135,7 +140,7 @@ export async function rebuildInBulk(
   options: { onProgress?: (p: RebuildProgress) => void; flushDocs?: number } = {},
 ): Promise<BulkRebuildResult> {
   const started = performance.now();
-  const flushDocs = options.flushDocs ?? FLUSH_DOCS;
+  const flushDocs = options.flushDocs ?? (store.bulkLoad ? FLUSH_DOCS : COMMIT_FLUSH_DOCS);
   const parts = { read: 0, project: 0, write: 0, finish: 0 };
   await store.drop(projections.flatMap((p) => Object.keys(p.collections)), projections.map((p) => p.name));
   for (const p of projections) {
