@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOcrPool } from './pool';
 import { pdfText, renderPdfPages } from './pdf';
@@ -95,6 +96,20 @@ describe('readReceipt on PDFs', () => {
     expect(r.source).toBe('ocr');
     expect(r.fields.total?.cents).toBe(Math.round(label(id).total * 100));
     expect(r.fields.date?.value).toBe(label(id).date);
+  });
+});
+
+describe('image preparation in the pool\'s preparation thread', () => {
+  it('scales a page there and gives it back as a PGM of the new size', async () => {
+    const page = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).jpeg().toBuffer();
+    const p = await pool.prepare(page, { scale: 1.5 });
+    expect(p).toMatchObject({ width: 450, height: 300, scale: 1.5 });
+    expect(p.image.subarray(0, 15).toString('latin1')).toBe('P5\n450 300\n255\n');
+    expect(p.image.length).toBe(15 + 450 * 300);
+  });
+
+  it('rejects bytes that are no image, as the reader\'s decode failure', async () => {
+    await expect(pool.prepare(Buffer.from('not an image'), { scale: 1.5 })).rejects.toThrow();
   });
 });
 
