@@ -84,6 +84,19 @@ describe('merchant names as OCR misreads them', () => {
   });
 });
 
+describe("OCR's own doubt", () => {
+  it("carries the words' confidence to the line and to the candidates read from it; annotated or plain text has none", () => {
+    const word = (text: string, x: number, y: number, confidence: number): OcrWord => ({ text, confidence, bbox: { x0: x, y0: y, x1: x + 80, y1: y + 30 } });
+    const words = [word('CORNER', 10, 10, 96), word('CAFE', 100, 10, 90), word('TOTAL', 10, 60, 95), word('12.5O', 200, 60, 41)];
+    const layout = layoutFromOcr('', words);
+    const round = (x: number | undefined): number | undefined => (x === undefined ? x : Math.round(x * 100) / 100);
+    expect(layout.lines.map((l) => [l.text, round(l.ocrMin), round(l.ocrMean)])).toEqual([['CORNER CAFE', 0.9, 0.93], ['TOTAL 12.5O', 0.41, 0.68]]);
+    const total = buildCandidates(layout, null).total.find((c) => c.value === 1250);
+    expect(total?.features.ocrDoubt).toBeCloseTo(0.59, 6);
+    expect(buildCandidates(layoutFromText('CORNER CAFE\nTOTAL 12.50'), null).total[0]!.features.ocrDoubt).toBe(0);
+  });
+});
+
 describe('a two-page scan', () => {
   /** Words of one line with boxes, as one page of the OCR pool gives them. */
   const row = (text: string, y: number): OcrWord[] => text.split(' ').map((w, i) => ({ text: w, confidence: 90, bbox: { x0: 20 + 90 * i, y0: y, x1: 100 + 90 * i, y1: y + 30 } }));

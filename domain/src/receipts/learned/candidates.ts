@@ -189,6 +189,8 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
       // A total smaller than an item above it does not add up: a digit was probably lost.
       largerItemAbove: positive.some((o) => o.line < m.line && o.cents > m.cents && kindAt[o.line] === 'none') ? 1 : 0,
       percentOnLine: l.text.includes('%') ? 1 : 0,
+      // OCR's doubt about the line (0 for annotated or plain text): misread digits come with it.
+      ocrDoubt: 1 - (l.ocrMin ?? 1),
       paidExactlyTotalLost: lostTotal && payments.includes(m.cents) && changes.every((c) => c === 0) ? 1 : 0,
       // A total below its subtotal with no discount does not add up: a digit was probably lost.
       belowSubtotal: noDiscount && (kind === 'final' || kind === 'total') && subtotals.some((x) => x > m.cents) ? 1 : 0,
@@ -421,6 +423,7 @@ function dateCandidates(p: Page, ruleIso: string | null, options: { monthFirst?:
       ambiguous: raw.shape === 'numeric' && raw.a <= 12 && raw.b <= 12 && raw.a !== raw.b ? 1 : 0,
       shortYear: raw.shortYear ? 1 : 0,
       repaired: raw.repaired ? 1 : 0,
+      ocrDoubt: 1 - (l.ocrMin ?? 1),
       repeats: Math.log2(read.filter((o) => o.iso === iso).length),
       first: read[0]?.iso === iso ? 1 : 0,
       rule: ruleIso === iso ? 1 : 0,
@@ -498,6 +501,7 @@ function merchantCandidates(p: Page, ruleName: string | null): Array<Candidate<s
       nextAddress: next !== undefined && (ADDRESS.test(next.text.toUpperCase()) || CONTACT.test(next.text.toUpperCase())) ? 1 : 0,
       nextRegNo: next !== undefined && REG_NO.test(next.text.trim()) ? 1 : 0,
       letterRatio: letters / Math.max(1, name.replace(/\s/g, '').length),
+      ocrDoubt: 1 - Math.min(...parts.map((l) => l.ocrMean ?? 1)),
       rule: ruleName !== null && merchantSimilarity(name, ruleName) >= 0.9 ? 1 : 0,
     };
     out.push({ value: name, line: i, features: f });

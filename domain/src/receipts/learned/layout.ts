@@ -15,6 +15,9 @@ export interface LayoutLine {
   y0: number;
   x1: number;
   y1: number;
+  /** OCR's confidence (0..1) in the line's least sure word and on average; absent for annotated or plain text. */
+  ocrMin?: number;
+  ocrMean?: number;
 }
 
 export interface Segment {
@@ -23,6 +26,8 @@ export interface Segment {
   y0: number;
   x1: number;
   y1: number;
+  /** OCR's word confidence, 0..100. */
+  confidence?: number;
 }
 
 /** Whether the layout came with real geometry (boxes) or was made up from plain text. */
@@ -63,8 +68,10 @@ export function groupSegments(segments: readonly Segment[]): LayoutLine[] {
       if (k === 0 || p.x0 - parts[k - 1]!.x1 > 2 * height) blocks.push([p.text]);
       else blocks[blocks.length - 1]!.push(p.text);
     });
+    const sure = parts.flatMap((p) => (p.confidence === undefined ? [] : [p.confidence > 1 ? p.confidence / 100 : p.confidence]));
     return {
       text: parts.map((p) => p.text).join(' ').replace(/\s+/g, ' '),
+      ...(sure.length > 0 ? { ocrMin: Math.min(...sure), ocrMean: sure.reduce((a, b) => a + b, 0) / sure.length } : {}),
       ...(blocks.length > 1 ? { parts: blocks.map((b) => b.join(' ')) } : {}),
       x0: Math.min(...parts.map((p) => p.x0)),
       y0: Math.min(...parts.map((p) => p.y0)),
@@ -93,7 +100,7 @@ export function layoutFromBoxesCsv(csv: string): Layout {
  */
 export function layoutFromOcr(text: string, words?: readonly OcrWord[]): Layout {
   if (words && words.length > 0 && words.every((w) => w.bbox)) {
-    const segments = stackPages(words.map((w) => ({ text: w.text, x0: w.bbox!.x0, y0: w.bbox!.y0, x1: w.bbox!.x1, y1: w.bbox!.y1 })));
+    const segments = stackPages(words.map((w) => ({ text: w.text, x0: w.bbox!.x0, y0: w.bbox!.y0, x1: w.bbox!.x1, y1: w.bbox!.y1, confidence: w.confidence })));
     const lines = groupSegments(segments);
     if (lines.length > 0) return { lines, geometry: true };
   }

@@ -88,7 +88,7 @@ export function rawPick<T>(model: ReceiptModel, field: LearnedField, candidates:
   const ranked = rank(model.fields[field].weights, list, (v) => String(v).toUpperCase());
   if (!ranked) return null;
   const rule = ranked.candidate.features.rule === 1 ? candidates.ruleConfidence[field] : 0;
-  return { ranked, point: { p: ranked.p, margin: ranked.margin, rule } };
+  return { ranked, point: { p: ranked.p, margin: ranked.margin, rule, doubt: ranked.candidate.features.ocrDoubt ?? 0 } };
 }
 
 /** Ranks prepared candidates (tests and the training script reuse the same candidates). */

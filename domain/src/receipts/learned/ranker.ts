@@ -13,18 +13,24 @@ import type { Candidate, Features } from './candidates';
 export type Weights = Record<string, number>;
 
 export interface Calibration {
-  /** confidence = sigmoid(a * logit(p) + b * margin + d * ruleConfidence + c) */
+  /** confidence = sigmoid(a * logit(p) + b * margin + d * ruleConfidence + e * ocrDoubt + c) */
   a: number;
   b: number;
   c: number;
   d?: number;
+  e?: number;
 }
 
-/** What calibration looks at: the winner's probability, its margin, and the rules' own confidence when they chose the same value (else 0). */
+/**
+ * What calibration looks at: the winner's probability, its margin, the rules' own confidence
+ * when they chose the same value (else 0), and OCR's doubt about the winner's line (0..1; 0
+ * for annotated or plain text).
+ */
 export interface RawPoint {
   p: number;
   margin: number;
   rule: number;
+  doubt?: number;
 }
 
 /** One receipt's candidates for a field and which of them are right (any of equal value). */
@@ -112,7 +118,7 @@ const logit = (p: number): number => Math.log(Math.max(1e-6, p) / Math.max(1e-6,
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 export function confidence(cal: Calibration, pt: RawPoint): number {
-  return sigmoid(cal.a * logit(Math.min(pt.p, 1 - 1e-6)) + cal.b * pt.margin + (cal.d ?? 0) * pt.rule + cal.c);
+  return sigmoid(cal.a * logit(Math.min(pt.p, 1 - 1e-6)) + cal.b * pt.margin + (cal.d ?? 0) * pt.rule + (cal.e ?? 0) * (pt.doubt ?? 0) + cal.c);
 }
 
 /** Platt scaling on (winner probability, margin, rules' confidence, right?), with a little L2. */
@@ -121,27 +127,32 @@ export function fitCalibration(points: ReadonlyArray<RawPoint & { right: boolean
   let b = 0;
   let c = 0;
   let d = 0;
-  if (points.length === 0) return { a, b, c, d };
+  let e = 0;
+  if (points.length === 0) return { a, b, c, d, e };
   const n = points.length;
   for (let step = 0; step < 3000; step++) {
     let ga = -0.01 * (a - 1);
     let gb = -0.01 * b;
     let gc = 0;
     let gd = -0.01 * d;
+    let ge = -0.01 * e;
     for (const pt of points) {
       const x = logit(Math.min(pt.p, 1 - 1e-6));
-      const q = sigmoid(a * x + b * pt.margin + d * pt.rule + c);
+      const doubt = pt.doubt ?? 0;
+      const q = sigmoid(a * x + b * pt.margin + d * pt.rule + e * doubt + c);
       const err = (pt.right ? 1 : 0) - q;
       ga += (err * x) / n;
       gb += (err * pt.margin) / n;
       gc += err / n;
       gd += (err * pt.rule) / n;
+      ge += (err * doubt) / n;
     }
     a += 0.5 * ga;
     b += 0.5 * gb;
     c += 0.5 * gc;
     d += 0.5 * gd;
+    e += 0.5 * ge;
   }
   const r = (x: number): number => Math.round(x * 1e4) / 1e4;
-  return { a: r(a), b: r(b), c: r(c), d: r(d) };
+  return { a: r(a), b: r(b), c: r(c), d: r(d), e: r(e) };
 }
