@@ -9,8 +9,13 @@
  * - `ink`: blur then a high threshold, which joins dot-matrix dots and darkens faded thermal
  *   print. Worse on clean receipts, but it reads dates and totals the plain pass loses.
  * - `contrast`: local contrast equalisation (CLAHE) for uneven lighting and grey paper.
+ * - `prepareSteps`: greyscale steps one by one (scaling to an estimated capital height or by a
+ *   fixed factor, contrast stretch, median, Otsu), handed to tesseract as an 8-bit PGM;
+ *   measured on receipts-train with bench/ocr-prep.ts (ADR 0019, amendment): none beat the
+ *   plain page as the first reading; the page scaled 1.5x is the second retry reading.
  *
- * The two extra readings run only when the first one leaves a field missing or unsure.
+ * The retry readings (reading.ts RETRY_READINGS: `ink` and the 1.5x page) run only when the
+ * first one leaves a field missing or unsure.
  */
 import sharp from 'sharp';
 

@@ -33,8 +33,9 @@ export interface PageReading {
 }
 
 /**
- * The preparations measured on receipts-train (bench/ocr-prep.ts, ADR 0019). `base` is the
- * reading before issue 12's preparation work.
+ * Preparations for bench/ocr-prep.ts (ADR 0019 lists the ones measured and their figures; grey,
+ * adaptive, dpi300, cap24, cap36, cap30-otsu and cap30-norm were defined but not read this
+ * time). `base` is the product's first reading.
  */
 export const OCR_PREPARATIONS: Readonly<Record<string, OcrPreparation>> = {
   base: { image: 'plain' },
