@@ -151,7 +151,9 @@ async function retrying(send: (headers: Record<string, string>) => Promise<Respo
     try {
       res = await send(once);
     } catch (error) {
-      if (attempt >= 5 || (error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+      // The connection closed under the request (keep-alive socket closed as reused; EPIPE while
+      // writing a 13 MB body, seen at load average 15-20): sent again, the same request.
+      if (attempt >= 5 || !['UND_ERR_SOCKET', 'EPIPE', 'ECONNRESET'].includes((error as { cause?: { code?: string } }).cause?.code ?? '')) throw error;
       await new Promise((r) => setTimeout(r, 1000));
       continue;
     }
