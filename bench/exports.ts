@@ -28,6 +28,10 @@
  *   npx tsx bench/exports.ts            # 3 runs of each, medians
  *   EXPORT_RUNS=1 EXPORT_CASES=pdf npx tsx bench/exports.ts   # one run, the PDF case only
  *   EXPORT_INPROC=1 EXPORT_CHILD_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' ...   # one thread, profiled
+ *   EXPORT_ROWS=request ...   # SQLite: the rows read on the request thread, as before ADR 0018's third amendment
+ *
+ * With SQLite (the default) the report's pool worker reads the rows itself on a read-only
+ * connection of its own, as the server does; EXPORT_ROWS=request measures the path before it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +49,8 @@ const COMPANY = 'bench-co';
 /** The read store the product reads rows from: 'sqlite' (its default) or 'memory'. */
 const STORE = process.env.EXPORT_STORE === 'memory' ? 'memory' : 'sqlite';
 const USER = 'bench-user';
+/** SQLite: the worker reads the rows itself (the product's path), or the request thread does (EXPORT_ROWS=request, the path before). */
+const WORKER_ROWS = STORE === 'sqlite' && process.env.EXPORT_ROWS !== 'request';
 
 interface Result {
   ms: number;
@@ -244,7 +250,10 @@ async function ours(kind: 'pdf' | 'pdf-old' | 'xlsx', n: number, images: number,
   const run = async (companyId: string) => {
     const reader = new ExportReader(store, blobs, 'transactions', { companyId }, SETTINGS);
     const out = counter();
-    await renderReport(pool, { meta: meta(companyId), admin: true }, reader.source({ attachments: format === 'pdf', linkBase: 'http://localhost' }), out);
+    // As the server does (infra/src/app.ts): with SQLite the report's worker reads the rows on a connection of its own.
+    const rows = { type: 'transactions' as const, scope: { companyId }, settings: SETTINGS, attachments: format === 'pdf', linkBase: 'http://localhost' };
+    const job = { meta: meta(companyId), admin: true, ...(WORKER_ROWS ? { ownRows: { file: process.env.EXPORT_RS_FILE!, ...rows } } : {}) };
+    await renderReport(pool, job, reader.source({ attachments: rows.attachments, linkBase: rows.linkBase }), out, blobs);
     await reader.printCopiesKept();
     return out.bytes;
   };
@@ -343,7 +352,7 @@ async function main(): Promise<void> {
   const runs = Number(process.env.EXPORT_RUNS ?? 3);
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-bench-exports-'));
   try {
-    console.log(`  load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; read store: ${STORE} (EXPORT_STORE=memory|sqlite; the product's default is sqlite)`);
+    console.log(`  load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; read store: ${STORE} (EXPORT_STORE=memory|sqlite; the product's default is sqlite); rows read ${WORKER_ROWS ? 'by the report\'s worker' : 'on the request thread'}`);
     const keys = await prepareImages(join(dir, 'blobs'), 1000);
     const keysFile = join(dir, 'keys.json');
     writeFileSync(keysFile, JSON.stringify(keys));
@@ -376,7 +385,7 @@ async function main(): Promise<void> {
       row('ours: RSS of the idle process before it', `${fmt(m('ours', 'rssBeforeMb'))} MB`, `after modules ${fmt(median(got.ours.map((r) => r.rssModulesMb ?? 0)))} MB, store ${STORE === 'memory' ? 'filled' : 'opened'} ${fmt(median(got.ours.map((r) => r.rssStoreMb ?? 0)))} MB, then the pool started; baseline (its rows in memory) ${fmt(m('baseline', 'rssBeforeMb'))} MB`);
       row("ours: the report's own increase over it", `${fmt(median(got.ours.map((r) => r.reportPeakMb - r.rssBeforeMb)))} MB`, `baseline ${fmt(median(got.baseline.map((r) => r.reportPeakMb - r.rssBeforeMb)))} MB`);
       row('ours: file size', `${fmt(m('ours', 'bytes') / 1e6, 1)} MB`, `baseline ${fmt(m('baseline', 'bytes') / 1e6, 1)} MB`);
-      row('ours: longest request-thread stall during it', `${fmt(m('ours', 'stallMs'), 1)} ms`, 'reading rows in pages here; rendering in the worker');
+      row('ours: longest request-thread stall during it', `${fmt(m('ours', 'stallMs'), 1)} ms`, WORKER_ROWS ? 'rows read and rendered in the worker' : 'reading rows in pages here; rendering in the worker');
       const th = (who: 'ours' | 'baseline', k: keyof Result['threads']) => fmt(median(got[who].map((r) => r.threads[k])) / 1000, 2);
       row('ours: CPU by thread (s)', `request ${th('ours', 'main')}, worker ${th('ours', 'busiest')}`, `libvips ${th('ours', 'libvips')}, others ${th('ours', 'rest')}; baseline: its thread ${th('baseline', 'main')}, libvips ${th('baseline', 'libvips')}, others ${th('baseline', 'rest')}`);
     }
