@@ -15,10 +15,12 @@
  * Writes bench/.cache/ocr-extracted.json (receipt id -> merchant, date, totalCents) for
  * bench/matching.ts.
  *
- *   node --import tsx bench/ocr.ts [--workers N] [--no-retry] [--verbose]
+ *   node --import tsx bench/ocr.ts [--workers N] [--no-retry] [--verbose] [--limit N]
+ * (`--limit N`: the first N receipts only, e.g. a timing taken when the machine is quieter;
+ * the cache for bench/matching.ts is then not written.)
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { merchantSimilarity } from '../domain/src/receipts/index';
 import { createOcrPool } from '../infra/src/ocr/pool';
@@ -35,6 +37,7 @@ const args = process.argv.slice(2);
 const workers = Number(args[args.indexOf('--workers') + 1]) || availableParallelism();
 const retry = !args.includes('--no-retry');
 const verbose = args.includes('--verbose');
+const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : Infinity;
 
 interface Label {
   id: string;
@@ -110,9 +113,9 @@ function share(outcomes: readonly Outcome[], field: 'total' | 'date' | 'merchant
   return outcomes.filter((o) => o[field]).length / outcomes.length;
 }
 
-const list = labels();
+const list = labels().slice(0, limit);
 const pool = createOcrPool({ workers });
-console.log(`OCR: ${list.length} dev receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}`);
+console.log(`OCR: ${list.length} dev receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
@@ -138,4 +141,4 @@ console.log(`  merchant comparison: upper case, punctuation removed, legal suffi
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
 console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
-console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity) console.log(`  wrote ${writeCache(outcomes)}`);
