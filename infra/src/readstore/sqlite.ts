@@ -16,7 +16,7 @@ const CHUNK_DOCS = 500;
 /** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page. */
 const KEPT_COUNTS = 16;
 /** How long a count waits for its recount before answering with the last known one (see lastCounts). */
-const STALE_COUNT_WAIT_MS = 150;
+const STALE_COUNT_WAIT_MS = 50;
 /** Following commit notices: a deep page is read from an anchor at most this many rows before it (see anchoredIds). */
 const ANCHOR_EVERY = 2000;
 /** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
