@@ -1,4 +1,4 @@
-import { type EventStore, type Job, type JobHandler, type RecordedEvent } from '@paperlink/domain';
+import { type EventStore, type Job, type JobHandler, type JobOptions, type RecordedEvent } from '@paperlink/domain';
 import { runAutoMatch, thresholdFor, type MatchDeps, type MatchSeed } from '@paperlink/command-api';
 
 export const AUTO_MATCH_JOB = 'match.auto';
@@ -42,6 +42,13 @@ function seedOf(event: RecordedEvent): MatchSeed | null {
       return null;
   }
 }
+
+/**
+ * One auto-match at a time. A job whose read models are still behind its event (a big import
+ * being projected: 200,000 lines take over a minute) is tried again for about four minutes
+ * (each attempt waits up to READ_SIDE_WAIT_MS, back-off 1, 2, 4 ... 30 s), not given up after 15 s.
+ */
+export const AUTO_MATCH_JOB_OPTIONS: JobOptions = { concurrency: 1, maxAttempts: 12, backoffMs: { base: 1000, max: 30_000 } };
 
 export function autoMatchJobsFrom(event: RecordedEvent): Job<AutoMatchPayload>[] {
   const companyId = (event.data as { companyId?: string }).companyId;
