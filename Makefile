@@ -54,7 +54,7 @@ lint: install
 test-unit: install
 	npx vitest run --project unit --project web
 
-test-int: install
+test-int: install build-web
 	npx vitest run --project int-par --reporter=verbose
 	npx vitest run --project int-serial --reporter=verbose
 

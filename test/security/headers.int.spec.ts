@@ -93,7 +93,8 @@ describe('security headers', () => {
     expectSecurityHeaders(asset.headers as Record<string, string>);
   });
 
-  it.runIf(existsSync(BUILT_INDEX))('the built web app needs no inline script or style element, so the CSP lets it run', () => {
+  const built = existsSync(BUILT_INDEX);
+  it.runIf(built)(`the built web app needs no inline script or style element, so the CSP lets it run${built ? '' : ' (skipped: web/dist is not built; make build-web)'}`, () => {
     const html = readFileSync(BUILT_INDEX, 'utf8');
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     expect(scripts.length).toBeGreaterThan(0);
