@@ -416,7 +416,12 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     for (;;) {
       const form = new FormData();
       form.append('csvFile', new Blob([csv], { type: 'text/csv' }), 'scale-load.csv');
-      imp = await fetch(`${base}/transactions/import`, { method: 'POST', headers: admin.headers, body: form });
+      const sent = performance.now();
+      imp = await fetch(`${base}/transactions/import`, { method: 'POST', headers: admin.headers, body: form }).catch((error: unknown) => {
+        // undici says only 'fetch failed'; its cause tells a time-out (UND_ERR_HEADERS_TIMEOUT, 300 s) from a dropped connection.
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new Error(`import: fetch failed after ${((performance.now() - sent) / 1000).toFixed(1)} s: ${cause?.code ?? ''} ${cause?.message ?? String(error)}; server output: ${child?.output().slice(-2000) ?? ""}`);
+      });
       if (imp.status !== 503 || ++unavailable > 20) break;
       await imp.arrayBuffer();
       await sleep(1000 * Math.min(10, Number(imp.headers.get('retry-after') ?? 1)));
