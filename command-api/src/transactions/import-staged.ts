@@ -137,24 +137,39 @@ export async function stagedImport(
       const { events, result } = await stager.decide(staged.stage, {
         importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, members, fallbackId, existingKeys: [...existingKeys], alreadyImported: ledger.alreadyImported,
       });
-      const imported = events.some((e) => e.type === 'StatementImported');
-      // In this order (ADR 0016): the rows, the ledger, then the claim (as import.ts).
-      const appends: Plan['appends'] = [
-        { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
-        { streamId: ledgerStream(c.companyId!), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
-        ...(imported ? [claimAppend(c.companyId!, fileHash, importId)] : []),
-        ...ledger.indexAppends,
-      ];
-      if (mapping && bodyMapping && events.length > 0) {
-        appends.push({ streamId: columnMappingStream(c.companyId!, staged.headerKey), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: staged.headerKey, mapping } }] });
-      }
       return {
         status: 200,
-        appends,
+        appends: importAppends(c.companyId!, importId, fileHash, events, ledger, mapping && bodyMapping ? { headerKey: staged.headerKey, mapping } : undefined),
         body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: staged.layout, ignoredRows: staged.ignoredRows, message: `Import completed! ${result.imported} transactions imported` },
       };
     });
   } finally {
     stager.release(staged.stage);
   }
+}
+
+/**
+ * An import's appends, in this order (ADR 0016): the rows, the ledger, then the file's claim; a
+ * prefix leaves rows that a retry finds in the read model, never a claimed file without its
+ * rows. The column mapping the caller chose is kept when anything was appended.
+ */
+export function importAppends(
+  companyId: string,
+  importId: string,
+  fileHash: string,
+  events: Plan['appends'][number]['events'],
+  ledger: { expected: Plan['appends'][number]['expectedRevision']; indexAppends: Plan['appends'] },
+  chosen: { headerKey: string; mapping: unknown } | undefined,
+): Plan['appends'] {
+  const imported = events.some((e) => e.type === 'StatementImported');
+  const appends: Plan['appends'] = [
+    { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
+    { streamId: ledgerStream(companyId), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
+    ...(imported ? [claimAppend(companyId, fileHash, importId)] : []),
+    ...ledger.indexAppends,
+  ];
+  if (chosen && events.length > 0) {
+    appends.push({ streamId: columnMappingStream(companyId, chosen.headerKey), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId, headerKey: chosen.headerKey, mapping: chosen.mapping } }] });
+  }
+  return appends;
 }

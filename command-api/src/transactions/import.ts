@@ -4,7 +4,6 @@ import multer from 'multer';
 import { z } from 'zod';
 import {
   decideImport,
-  dedupKeyOf,
   assignRowsToMembers,
   importAssignees,
   ValidationError,
@@ -20,9 +19,9 @@ import { newId } from '../core/ids';
 import { readSideCurrent, type DecisionPosition } from '../core/read-side';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
-import { importStream, ledgerStream } from './routes';
-import { claimAppend, fileClaimed, lastRevision, readLedger } from './ledger';
-import { stagedImport, type StatementStager } from './import-staged';
+import { fileClaimed, lastRevision, readLedger } from './ledger';
+import { importAppends, stagedImport, type StatementStager } from './import-staged';
+import { candidateRow } from './import-rows';
 
 /** Statements up to 25 MB (about 250,000 rows). */
 export const STATEMENT_MAX_BYTES = 25 * 1024 * 1024;
@@ -164,25 +163,7 @@ export function importRouter(deps: ImportDeps): Router {
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
     // Each row is assigned on its own, so chunks give the same answer with turns of the event loop between.
     const assignment = { details: (await chunksInSlices(parsed.rows, 5000, (part) => assignRowsToMembers(part, members, fallbackId))).flatMap((p) => p.details) };
-    const rows = await mapInSlices(parsed.rows, (r, i) => {
-      const a = assignment.details[i]!;
-      return {
-        row: r.row,
-        date: r.date,
-        description: r.description,
-        amountCents: r.amountCents,
-        ...(r.externalId ? { externalId: r.externalId } : {}),
-        ...(r.salesTaxCents !== undefined ? { salesTaxCents: r.salesTaxCents } : {}),
-        ...(r.currency ? { currency: r.currency } : {}),
-        ...(r.category ? { category: r.category } : {}),
-        ...(r.jobNumber ? { jobNumber: r.jobNumber } : {}),
-        ...(r.costCode ? { costCode: r.costCode } : {}),
-        assignedTo: a.assignedTo,
-        ...(a.providedName ? { providedName: a.providedName } : {}),
-        assignment: a.status,
-        dedupKey: dedupKeyOf(r.date, r.description, r.amountCents),
-      };
-    });
+    const rows = await mapInSlices(parsed.rows, (r, i) => candidateRow(r, assignment.details[i]!));
     const names = new Map(members.map((m) => [m.userId, `${m.firstName} ${m.lastName}`.trim()]));
     // The screen shows who each row went to; the events keep the user id.
     const withNames = (m: { details: Array<{ assignedTo: string }> }) => ({ ...m, details: m.details.map((d) => ({ ...d, assignedToName: names.get(d.assignedTo) ?? null })) });
@@ -199,21 +180,9 @@ export function importRouter(deps: ImportDeps): Router {
         { importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
         { fileHashes: ledger.alreadyImported ? { [fileHash]: importId } : {} },
       );
-      const imported = events.some((e) => e.type === 'StatementImported');
-      // In this order (ADR 0016): the rows, the ledger, then the claim; a prefix leaves rows
-      // that a retry finds in the read model, never a claimed file without its rows.
-      const appends: Plan['appends'] = [
-        { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
-        { streamId: ledgerStream(c.companyId!), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
-        ...(imported ? [claimAppend(c.companyId!, fileHash, importId)] : []),
-        ...ledger.indexAppends,
-      ];
-      if (mapping && bodyMapping && events.length > 0) {
-        appends.push({ streamId: columnMappingStream(c.companyId!, parsed.headerKey), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId: c.companyId!, headerKey: parsed.headerKey, mapping } }] });
-      }
       return {
         status: 200,
-        appends,
+        appends: importAppends(c.companyId!, importId, fileHash, events, ledger, mapping && bodyMapping ? { headerKey: parsed.headerKey, mapping } : undefined),
         body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: parsed.layout, ignoredRows: parsed.ignoredRows.length, message: `Import completed! ${result.imported} transactions imported` },
       };
     });
