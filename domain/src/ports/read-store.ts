@@ -10,6 +10,12 @@ export interface FindOptions {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
+  /**
+   * The index to read by, named by its fields (as MongoDB's `hint`), for a query whose best index
+   * the caller knows and a planner without statistics may not: the SQLite store reads by it when
+   * the collection has it; other stores may ignore it. Never changes the answer.
+   */
+  hint?: readonly string[];
 }
 
 export interface ReadCollection<T extends Doc = Doc> {

@@ -434,6 +434,13 @@ export class SqliteReadStore implements ReadStore {
     return '';
   }
 
+  /** `INDEXED BY` the index a query names by its fields (FindOptions.hint), when the table has it built. */
+  private hintIndex(t: Table, hint: readonly string[] | undefined): string {
+    if (!hint || hint.length === 0) return '';
+    const fields = t.indexes.find((i) => i.join('\0') === hint.join('\0'));
+    return fields && !t.pending.includes(fields) ? ` INDEXED BY "${this.indexName(t, fields)}"` : '';
+  }
+
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
     const t = this.table(collection);
     const wanted = [...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])];
@@ -891,7 +898,7 @@ export class SqliteReadStore implements ReadStore {
       if (paged) {
         // The ids first (from an index alone where one covers filter and order), then their documents.
         const idsBy = (indexed: string) => this.stmt(`SELECT id FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
-        const indexed = this.orderIndex(t, filter, options.sort);
+        const indexed = this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint);
         let ids: string[] | undefined;
         try {
           // Deep in a sorted list, following commit notices: from the nearest anchor (ADR 0029).
@@ -907,7 +914,16 @@ export class SqliteReadStore implements ReadStore {
           if (doc) docs.push(doc);
         }
       } else {
-        docs = (this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[]).map((d) => JSON.parse(d) as Doc);
+        const all = (indexed: string) => this.stmt(`SELECT json(doc) AS d FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[];
+        const hinted = this.hintIndex(t, options.hint);
+        let rows: string[];
+        try {
+          rows = all(hinted);
+        } catch (error) {
+          if (!hinted) throw error;
+          rows = all(''); // the hinted index cannot answer this filter: let the planner choose
+        }
+        docs = rows.map((d) => JSON.parse(d) as Doc);
       }
       // The total (when wanted) comes from count, which may read it on another thread.
       return { docs };
@@ -1021,7 +1037,7 @@ export class SqliteReadStore implements ReadStore {
     const where = compileWhere(filter, t.kinds);
     const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
     if (where.rest || !order) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.orderIndex(t, filter, options.sort)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
     return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
   }
 

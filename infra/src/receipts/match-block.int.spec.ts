@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autoMatch, dayNumber, isoOfDay } from '@paperlink/domain';
-import { RECEIPTS, TRANSACTIONS, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
+import { RECEIPTS, TRANSACTIONS, transactionsProjection, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 import { EmbeddedReadStore } from '../readstore/embedded';
 import { matchBlock } from './match-block';
 
@@ -58,6 +58,30 @@ describe('the candidate block of a new receipt', () => {
       expect(whole.map((p) => p.transactionId)).toEqual([line._id]);
       await store.commit(new Map([[RECEIPTS, new Map([[receipt._id, null]])]]), []);
     }
+  });
+
+  it('reads its windows of lines by the (companyId, transaction_date, amountCents) index the transactions projection declares', async () => {
+    const { store, lines } = await company();
+    const hints: unknown[] = [];
+    const recording = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== 'collection') return Reflect.get(target, prop, receiver) as unknown;
+        return (name: string) => {
+          const c = target.collection(name);
+          return { ...c, findOne: (f: Parameters<typeof c.findOne>[0]) => c.findOne(f), find: async (...a: Parameters<typeof c.find>) => { if (name === TRANSACTIONS && a[0].amountCents) hints.push(a[1]?.hint); return c.find(...a); } };
+        };
+      },
+    });
+    const line = lines.get('t300-5')!;
+    const receipt = { _id: 'r-hint', companyId, userId: 'ada', processing_status: 'completed', extractedCents: -line.amountCents, extracted_date: line.transaction_date, extracted_merchant: line.description, original_filename: 'r.jpg' } as unknown as ReceiptDoc;
+    await store.commit(new Map([[RECEIPTS, new Map([[receipt._id, receipt]])]]), []);
+    // A few receipts read window by window; many day by day: both by the index.
+    await matchBlock(recording, asReceipt, asTransaction)(companyId, { receiptIds: [receipt._id] }, {}, 75);
+    await matchBlock(recording, asReceipt, asTransaction)(companyId, { days: [line.transaction_date, isoOfDay(dayNumber(line.transaction_date)! + 40)] }, {}, 75);
+    const byDayAndAmount = ['companyId', 'transaction_date', 'amountCents'];
+    expect(hints.length).toBeGreaterThan(1);
+    for (const h of hints) expect(h).toEqual(byDayAndAmount);
+    expect(transactionsProjection.collections[TRANSACTIONS]).toContainEqual(byDayAndAmount);
   });
 
   it('for new lines: the receipts dated where the lines could pay them, and their candidates', async () => {

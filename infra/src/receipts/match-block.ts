@@ -7,6 +7,14 @@ import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type T
  * a block is read (a reject starts one) waits for one slice per step of its own, not for the block.
  */
 const SLICE_MS = 5;
+/**
+ * A window of lines (posting days x an amount range) is read by the (companyId, transaction_date,
+ * amountCents) index: the amount is tested in the index, so only the lines in the window are
+ * read. Without the hint SQLite chose the posting-day index and read every line of the days
+ * (at 1,000,000 lines, 550 a day: 10 ms a window against 1 ms), or the amount index, whose
+ * range spans every year of the company's history.
+ */
+const BY_DAY_AND_AMOUNT = { hint: ['companyId', 'transaction_date', 'amountCents'] } as const;
 /** Up to this many receipts, each reads its lines window by window; more read them day by day. */
 const FEW_RECEIPTS = 16;
 
@@ -107,7 +115,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       for (const b of blocks) {
         for (const [lo, hi] of b.amounts) {
           if (hi < lo) continue;
-          for (const d of await txC.find({ companyId, amountCents: { $gte: -hi, $lte: -lo }, transaction_date: { $gte: b.first, $lte: b.last }, ...own })) {
+          for (const d of await txC.find({ companyId, amountCents: { $gte: -hi, $lte: -lo }, transaction_date: { $gte: b.first, $lte: b.last }, ...own }, BY_DAY_AND_AMOUNT)) {
             if (b.days.has(d.transaction_date)) transactions.set(d._id, asTransaction(d));
           }
           await breathe();
@@ -120,7 +128,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
         const lo = Math.min(...windows.map((w) => w[0]));
         const hi = Math.max(...windows.map((w) => w[1]));
         const amount = anyAmount(windows) ? {} : { amountCents: { $gte: -hi, $lte: -lo } };
-        for (const d of await txC.find({ companyId, transaction_date: iso, ...amount, ...own })) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
+        for (const d of await txC.find({ companyId, transaction_date: iso, ...amount, ...own }, BY_DAY_AND_AMOUNT)) if (fits(windows, d)) transactions.set(d._id, asTransaction(d));
         await breathe();
       }
     }

@@ -77,8 +77,10 @@ export const transactionsProjection: Projection = {
   // 5: revision (the transaction stream's, for ETag / If-Match).
   version: 5,
   collections: {
-    // (companyId, transaction_date): auto-match's candidate block looks lines up by posting day (ADR 0021).
-    [TRANSACTIONS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'transaction_date']],
+    // (companyId, transaction_date): auto-match's candidate block looks lines up by posting day (ADR 0021);
+    // with the amount after it, a block's window (days x an amount range) is read from the index
+    // alone, not every line of its days (ADR 0029, at 1,000,000 lines: 10 ms a window -> 1 ms).
+    [TRANSACTIONS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'transaction_date'], ['companyId', 'transaction_date', 'amountCents']],
     [TRANSACTION_KEYS]: [],
     [COMPANY_STATS]: [],
   },
