@@ -9,7 +9,7 @@
  * Deterministic: the same inputs give the same weights byte for byte.
  *
  *   node --import tsx scripts/train-receipt-model.ts [--write] [--out FILE] [--folds 5]
- *        [--limit N] [--boxes-only] [--no-dev]
+ *        [--limit N] [--boxes-only] [--no-dev] [--augment] [--errors]
  *
  *   --write       write domain/src/receipts/learned/weights.json (or --out FILE)
  *   --limit N     only the first N train receipts (by id), e.g. for a quick test
@@ -17,13 +17,21 @@
  *                 tesseract.js reading (bench/.cache/ocr-train-raw.json, filled on first
  *                 use) is added, so the model and its confidence also see OCR slips
  *   --no-dev      skip the dev figure (no OCR needed)
+ *   --augment     add train-only copies of the annotated receipts whose printed total is lost
+ *                 or misread (learned/augment.ts); off by default: it changed no answer on
+ *                 cross-validation (ADR 0026, "ranking gap")
+ *   --errors      list, for the out-of-fold readings (annotated text, then tesseract.js), each field whose right value was among the candidates but not wired: the
+ *                 chosen and the right candidate, their scores and the features that differ
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { slipTotal } from '../domain/src/receipts/learned/augment';
 import { layoutFromBoxesCsv, layoutFromOcr } from '../domain/src/receipts/learned/layout';
-import { CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields } from '../domain/src/receipts/learned/model';
+import type { Candidate } from '../domain/src/receipts/learned/candidates';
+import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields } from '../domain/src/receipts/learned/model';
 import type { LearnedFields } from '../domain/src/receipts/learned/model';
-import { policyReport, prepare, trainModel } from '../domain/src/receipts/learned/train';
+import { score } from '../domain/src/receipts/learned/ranker';
+import { isRight, policyReport, prepare, trainModel, valueOf } from '../domain/src/receipts/learned/train';
 import type { Example, Prepared, ReceiptLabel } from '../domain/src/receipts/learned/train';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -38,6 +46,8 @@ const limit = arg('--limit') === undefined ? Infinity : Number(arg('--limit'));
 const out = arg('--out') ?? (args.includes('--write') ? WEIGHTS : undefined);
 const withOcr = !args.includes('--boxes-only');
 const withDev = !args.includes('--no-dev');
+const withErrors = args.includes('--errors');
+const augment = args.includes('--augment');
 
 type Label = ReceiptLabel & { id: string };
 
@@ -82,9 +92,18 @@ if (withOcr) {
     if (r) examples.push({ id: `${l.id}:ocr`, label: l, layout: layoutFromOcr(r.text, r.words), text: r.text });
   }
 }
+if (augment) {
+  // Train-only copies of the annotated receipts with the printed total lost or misread (augment.ts).
+  for (const e of examples.filter((x) => x.id.endsWith(':boxes'))) {
+    for (const slip of ['lost', 'misread'] as const) {
+      const layout = slipTotal(e.layout, Math.round(e.label.total * 100), slip);
+      if (layout) examples.push({ id: `${e.id.replace(/:boxes$/, '')}:${slip}`, label: e.label, layout, trainOnly: true, fields: ['total'] });
+    }
+  }
+}
 const prepared: Prepared[] = examples.map(prepare);
 // The confident mark is held on the OCR readings when there are some: that is what the model reads at run time.
-const { model, cv } = trainModel(prepared, folds, {}, `receipts-train: ${trainLabels.length} receipts, ${withOcr ? 'annotated boxes + tesseract.js OCR' : 'annotated boxes'}`,
+const { model, cv } = trainModel(prepared, folds, {}, `receipts-train: ${trainLabels.length} receipts, ${withOcr ? 'annotated boxes + tesseract.js OCR' : 'annotated boxes'}${augment ? ' + simulated total slips' : ''}`,
   { holdTo: withOcr ? (id) => id.endsWith(':ocr') : undefined, target: 0.97 });
 
 console.log(`Receipt field model: ${model.trainedOn}; ${folds}-fold cross-validation grouped by merchant`);
@@ -95,6 +114,49 @@ printReport('cross-validation on train, all inputs', cvRows(''));
 if (withOcr) {
   printReport('cross-validation on train, annotated boxes', cvRows(':boxes'));
   printReport('cross-validation on train, tesseract.js OCR', cvRows(':ocr'));
+}
+
+if (withErrors) {
+  // Ranking errors, not OCR's: the right value is a candidate, the wired reading is not it.
+  const show = (v: unknown): string => JSON.stringify(v);
+  for (const source of withOcr ? [':boxes', ':ocr'] : [':boxes']) for (const field of LEARNED_FIELDS) {
+    console.log(`\n  ${field}: right candidate present but not wired (out-of-fold, ${source.slice(1)})`);
+    let present = 0;
+    let lost = 0;
+    for (const o of cv.oof.filter((x) => x.id.endsWith(source))) {
+      const p = byId.get(o.id)!;
+      const label = p.example.label;
+      const list = p.candidates[field] as ReadonlyArray<Candidate<unknown>>;
+      if (!list.some((c) => isRight(field, label, c.value))) continue;
+      present++;
+      const wired = combineFields(o.fields, p.rules);
+      if (isRight(field, label, valueOf(field, wired))) continue;
+      lost++;
+      const w = cv.models[o.fold]!.fields[field].weights;
+      const scored = list.map((c) => ({ c, s: score(w, c.features) })).sort((a, b) => b.s - a.s);
+      const top = scored[0]!;
+      const right = scored.find((x) => isRight(field, label, x.c.value))!;
+      const line = (c: Candidate<unknown>): string => (c.line >= 0 ? p.example.layout.lines[c.line]!.text : '(no line)');
+      console.log(`  - ${o.id}: wired ${show(valueOf(field, wired))} (learned ${show(valueOf(field, o.fields))} conf ${o.fields[field]?.confidence ?? '-'}, rules ${show(valueOf(field, p.rules))}), right ${show(field === 'total' ? Math.round(label.total * 100) : field === 'date' ? label.date : label.merchant)}`);
+      console.log(`      top   ${top.s.toFixed(2).padStart(6)} ${show(top.c.value)} line ${top.c.line}: ${show(line(top.c))}`);
+      console.log(`      right ${right.s.toFixed(2).padStart(6)} ${show(right.c.value)} line ${right.c.line}: ${show(line(right.c))} (rank ${scored.indexOf(right) + 1}/${scored.length})`);
+      const keys = [...new Set([...Object.keys(top.c.features), ...Object.keys(right.c.features)])].sort();
+      const diff = keys.filter((k) => (top.c.features[k] ?? 0) !== (right.c.features[k] ?? 0))
+        .map((k) => `${k} ${(top.c.features[k] ?? 0).toFixed(2)}/${(right.c.features[k] ?? 0).toFixed(2)} (w ${(w[k] ?? 0).toFixed(2)})`);
+      console.log(`      top/right: ${diff.join(', ')}`);
+    }
+    console.log(`  ${field}: right value among the candidates of ${present}, wired reading misses ${lost} of them`);
+    // Where the ranker and the rules disagree: who is right, and how sure the ranker was.
+    for (const o of cv.oof.filter((x) => x.id.endsWith(source))) {
+      const p = byId.get(o.id)!;
+      const l = valueOf(field, o.fields);
+      const r = valueOf(field, p.rules);
+      if (String(l).toUpperCase() === String(r).toUpperCase()) continue;
+      const lr = isRight(field, p.example.label, l);
+      const rr = isRight(field, p.example.label, r);
+      console.log(`    disagree ${o.id}: learned ${lr ? 'RIGHT' : 'wrong'} ${show(l)} conf ${o.fields[field]?.confidence ?? '-'}; rules ${rr ? 'RIGHT' : 'wrong'} ${show(r)}`);
+    }
+  }
 }
 
 if (withDev) {

@@ -3,9 +3,11 @@ import { extractReceiptFields } from '../extract';
 import { extractRuleFields } from '../rules';
 import { buildCandidates, dateOrder, dateOrderHint } from './candidates';
 import { groupSegments, layoutFromBoxesCsv, layoutFromText } from './layout';
-import { combineField, CONFIDENT_AT, extractLearned } from './model';
+import { slipTotal } from './augment';
+import { combineField, combineFields, CONFIDENT_AT, legalOverPlain, extractLearned } from './model';
 import type { ReceiptModel } from './model';
 import { confidence, fitCalibration, rank, trainRanker } from './ranker';
+import { crossValidate, prepare } from './train';
 import weights from './weights.json' with { type: 'json' };
 
 /** Receipts invented for these tests (no dataset receipt is copied), in the shapes receipts take. */
@@ -212,4 +214,59 @@ describe('ranker and calibration', () => {
     expect(fellBack.confidence).toBeLessThan(CONFIDENT_AT);
     expect(combineField('fallback', { ...unsure, value: 200 }, rules, same)?.confidence).toBe(0.5);
   });
+
+  it('takes the ranker\'s merchant when it is a registered name and the rules\' is not, still doubtful', () => {
+    // Invented: a name wrapped over three lines that a reader cut after the second.
+    const rulesName = { value: 'TOKO ALAT TULIS CAHAYA BARU (BATU', confidence: 0.8, line: -1 };
+    const full = { value: 'TOKO ALAT TULIS CAHAYA BARU (BATU PAHAT) SDN BHD', confidence: 0.5, line: 1 };
+    expect(legalOverPlain(full.value, rulesName.value)).toBe(true);
+    expect(legalOverPlain('Kedai Kopi Hijau Sdn. Bhd.', 'ali bin abu')).toBe(true);
+    expect(legalOverPlain(rulesName.value, full.value)).toBe(false);
+    // Both registered, or neither: the rules keep their say.
+    expect(legalOverPlain('CAHAYA BARU TRADING SDN BHD', 'CAHAYA BARU SDN BHD')).toBe(false);
+    expect(legalOverPlain('WARUNG CAHAYA', 'CAHAYA BARU')).toBe(false);
+    const wired = combineFields({ total: null, date: null, merchant: full }, { total: null, date: null, merchant: rulesName });
+    expect(wired.merchant?.value).toBe(full.value);
+    expect(wired.merchant!.confidence).toBeLessThan(CONFIDENT_AT);
+    // Other disagreements still fall back to the rules.
+    const other = combineFields({ total: null, date: null, merchant: { ...full, value: 'WARUNG LAIN' } }, { total: null, date: null, merchant: rulesName });
+    expect(other.merchant?.value).toBe(rulesName.value);
+  });
 });
+
+describe('simulated total slips (augment.ts)', () => {
+  const layout = layoutFromText(ROUNDING);
+
+  it('drops the printed total, leaving the arithmetic to give it', () => {
+    const lost = slipTotal(layout, 2395, 'lost')!;
+    expect(lost.lines.map((l) => l.text)).toContain('Total');
+    expect(lost.lines.map((l) => l.text)).not.toContain('Total                        23.95');
+    const derived = buildCandidates(lost, null).total.find((c) => c.value === 2395)!;
+    expect(derived.features.derived).toBe(1);
+    expect(derived.features.totalLost).toBe(1);
+  });
+
+  it('misreads the printed total by its first digit', () => {
+    const misread = slipTotal(layout, 2395, 'misread')!;
+    const amounts = buildCandidates(misread, null).total.map((c) => c.value);
+    expect(amounts).toContain(395);
+    expect(amounts.filter((v) => v === 2395)).toHaveLength(1); // now only the derived one
+    expect(slipTotal(layoutFromText(r(['SHOP', 'TOTAL 6.50'])), 650, 'misread')!.lines[1]!.text).toBe('TOTAL 8.50');
+    // No total line with that amount: nothing to slip.
+    expect(slipTotal(layout, 1234, 'lost')).toBeNull();
+  });
+
+  it('is trained on but never tested: cross-validation predicts only real readings', () => {
+    const label = { merchant: 'KEDAI RUNCIT MAJU JAYA SDN BHD', date: '2018-06-23', total: 23.95 };
+    const other = { merchant: 'RESTORAN SELERA KAMPUNG', date: '2019-11-02', total: 93.3 };
+    const examples = [
+      prepare({ id: 'a', label, layout }),
+      prepare({ id: 'a:lost', label, layout: slipTotal(layout, 2395, 'lost')!, trainOnly: true, fields: ['total'] }),
+      prepare({ id: 'b', label: other, layout: layoutFromText(SERVICE) }),
+    ];
+    const cv = crossValidate(examples, 2);
+    expect(cv.oof.map((o) => o.id).sort()).toEqual(['a', 'b']);
+    expect(cv.models).toHaveLength(2);
+  });
+});
+

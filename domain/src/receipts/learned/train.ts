@@ -33,6 +33,10 @@ export interface Example {
   /** The flat text the rules read (OCR text); default the layout's lines. */
   text?: string;
   options?: ExtractOptions;
+  /** A simulated reading (augment.ts): trained on, never tested or calibrated on. */
+  trainOnly?: boolean;
+  /** The fields the example trains (default all): a simulated total slip teaches the total only. */
+  fields?: readonly LearnedField[];
 }
 
 export interface Prepared {
@@ -86,7 +90,7 @@ function confidenceOf(field: LearnedField, f: LearnedFields): number {
 /** Fits weights for every field (calibration left neutral). */
 export function fitWeights(prepared: readonly Prepared[], options: TrainOptions = {}, trainedOn = ''): ReceiptModel {
   const fields = Object.fromEntries(LEARNED_FIELDS.map((field) => [field, {
-    weights: trainRanker(prepared.map((p) => groupOf(field, p)), options),
+    weights: trainRanker(prepared.filter((p) => p.example.fields?.includes(field) ?? true).map((p) => groupOf(field, p)), options),
     calibration: { a: 1, b: 0, c: 0 },
   }])) as ReceiptModel['fields'];
   return { version: 1, trainedOn, fields };
@@ -124,7 +128,9 @@ export interface CvReport {
   folds: number;
   fields: Record<LearnedField, FieldReport>;
   /** Out-of-fold predictions, per receipt, with the fields' raw probability and margin. */
-  oof: Array<{ id: string; fields: LearnedFields; points: Record<LearnedField, (RawPoint & { right: boolean }) | null> }>;
+  oof: Array<{ id: string; fold: number; fields: LearnedFields; points: Record<LearnedField, (RawPoint & { right: boolean }) | null> }>;
+  /** The weights each fold was ranked with (index = fold), for error analysis. */
+  models: ReceiptModel[];
 }
 
 function emptyReport(): Record<LearnedField, FieldReport> {
@@ -143,21 +149,23 @@ function emptyReport(): Record<LearnedField, FieldReport> {
 export function crossValidate(prepared: readonly Prepared[], k = 5, options: TrainOptions = {}): CvReport {
   const folds = foldsByMerchant(prepared.map((p) => p.example), k);
   const oof: CvReport['oof'] = [];
+  const models: ReceiptModel[] = [];
   for (let fold = 0; fold < k; fold++) {
     const train = prepared.filter((_, i) => folds[i] !== fold);
-    const test = prepared.filter((_, i) => folds[i] === fold);
-    if (test.length === 0) continue;
+    const test = prepared.filter((p, i) => folds[i] === fold && !p.example.trainOnly);
     const model = fitWeights(train, options);
+    models.push(model);
+    if (test.length === 0) continue;
     for (const p of test) {
       const fields = pickFields(model, p.candidates);
       const points = Object.fromEntries(LEARNED_FIELDS.map((field) => {
         const r = rawPick(model, field, p.candidates)?.point ?? null;
         return [field, r ? { ...r, right: isRight(field, p.example.label, valueOf(field, fields)) } : null];
       })) as CvReport['oof'][number]['points'];
-      oof.push({ id: p.example.id, fields, points });
+      oof.push({ id: p.example.id, fold, fields, points });
     }
   }
-  return { n: prepared.length, folds: k, fields: emptyReport(), oof };
+  return { n: prepared.length, folds: k, fields: emptyReport(), oof, models };
 }
 
 /** How the confidence is fitted: which out-of-fold receipts must meet the confident share, and the share. */
