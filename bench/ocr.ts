@@ -15,7 +15,9 @@
  * Writes bench/.cache/ocr-extracted.json (receipt id -> merchant, date, totalCents) for
  * bench/matching.ts.
  *
- *   node --import tsx bench/ocr.ts [--workers N] [--no-retry] [--verbose] [--limit N]
+ *   node --import tsx bench/ocr.ts [--workers N] [--no-retry] [--no-lines] [--verbose] [--limit N]
+ * (`--no-lines`: without the targeted re-reading of the doubtful fields' lines, read-receipt.ts;
+ * `--no-retry` turns off both that and the page retry readings.)
  * (`--limit N`: the first N receipts only, e.g. a timing taken when the machine is quieter;
  * the cache for bench/matching.ts is then not written.)
  */
@@ -23,6 +25,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { merchantSimilarity } from '../domain/src/receipts/index';
+import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import { createOcrPool } from '../infra/src/ocr/pool';
 import { readReceipt } from '../infra/src/ocr/read-receipt';
 import type { ReceiptReading } from '../infra/src/ocr/read-receipt';
@@ -36,6 +39,7 @@ const GOALS = { total: 0.9, date: 0.95, merchant: 0.8, medianSeconds: 2 };
 const args = process.argv.slice(2);
 const workers = Number(args[args.indexOf('--workers') + 1]) || availableParallelism();
 const retry = !args.includes('--no-retry');
+const lines = !args.includes('--no-lines');
 const verbose = args.includes('--verbose');
 const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : Infinity;
 
@@ -115,12 +119,12 @@ function share(outcomes: readonly Outcome[], field: 'total' | 'date' | 'merchant
 
 const list = labels().slice(0, limit);
 const pool = createOcrPool({ workers });
-console.log(`OCR: ${list.length} dev receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(`OCR: ${list.length} dev receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
 const wallT = performance.now();
-const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry })));
+const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines })));
 const wallMs = performance.now() - wallT;
 await pool.close();
 
@@ -131,11 +135,14 @@ const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 row('total correct (within 0.01)', pct(share(outcomes, 'total')), `goal >= 90 %: ${verdict(share(outcomes, 'total') >= GOALS.total)}`);
 row('date correct (exact)', pct(share(outcomes, 'date')), `goal >= 95 %: ${verdict(share(outcomes, 'date') >= GOALS.date)}`);
 row(`merchant correct (normalised similarity >= ${MERCHANT_THRESHOLD})`, pct(share(outcomes, 'merchant')), `goal >= 80 %: ${verdict(share(outcomes, 'merchant') >= GOALS.merchant)}`);
+const marked = outcomes.flatMap((o) => (['total', 'date', 'merchant'] as const).filter((k) => (o.reading.fields[k]?.confidence ?? 0) >= CONFIDENT_AT).map((k) => o[k]));
+row(`fields marked confident (>= ${CONFIDENT_AT}) that are right`, pct(marked.filter(Boolean).length / Math.max(1, marked.length)), `${marked.filter(Boolean).length}/${marked.length} marked (${pct(marked.length / (3 * outcomes.length))} of fields)`);
 row('all three correct', pct(outcomes.filter((o) => o.total && o.date && o.merchant).length / outcomes.length));
 row('seconds per receipt with the pool (wall / receipts)', fmt(wallMs / 1000 / outcomes.length, 2), `${workers} workers, ${fmt(wallMs / 1000, 1)} s in all`);
 row('seconds per receipt per worker: median', fmt(median(seconds), 2), `goal <= ${GOALS.medianSeconds} s: ${verdict(median(seconds) <= GOALS.medianSeconds)}`);
 row('seconds per receipt per worker: p95', fmt(percentile(seconds, 95), 2));
 row('OCR readings per receipt (retries when unsure)', fmt(passes / outcomes.length, 2), `${outcomes.filter((o) => o.reading.passes > 1).length} receipts read more than once`);
+row('lines read again one by one (doubtful fields)', fmt(outcomes.reduce((n, o) => n + (o.reading.linesReread ?? 0), 0) / outcomes.length, 2), `per receipt; ${outcomes.filter((o) => (o.reading.linesReread ?? 0) > 0).length} receipts had lines read again`);
 row('pool start (workers created, language data loaded)', `${fmt(startMs, 0)} ms`);
 console.log(`  merchant comparison: upper case, punctuation removed, legal suffixes (SDN BHD, S/B, BHD, LTD, …) dropped;`);
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);

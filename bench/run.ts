@@ -14,6 +14,7 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['receipt-model.ts', 'learned receipt fields: merchant-grouped CV on train, dev accuracy, confident share (issue 12)'],
   ['ocr-engines.ts', 'OCR engines on train + dev, one worker: tesseract.js against PaddleOCR on ONNX Runtime (PADDLE_OCR_DIR): text error rate, fields, s/receipt, peak memory (issue 12; readings cached in bench/.cache)'],
   ['ocr-prep.ts', 'tesseract.js preparations on receipts-train, one worker: character error rate, fields, s/receipt; the product\'s first + retry readings put together (issue 12, ADR 0019; readings cached in bench/.cache/ocr-prep-*.json)'],
+  ['line-reread.ts', 'targeted second reading of the doubtful fields\' lines, train (91) + dev (40), one worker: fields before/after, confident share, s/receipt (issue 12, ADR 0019; line readings cached in bench/.cache/ocr-lines-*.json)'],
   ['matching.ts', 'matching precision and recall (issue 6)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
   ['ai-ledger.ts', 'AI on a ledger: categorisation (grouped CV, seen / new merchants, precision above 0.7), duplicates P/R, recurring series (issue 16)'],

@@ -262,7 +262,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
           let r = reader;
           if (!r) {
             const { createOcrReader } = readerModule ?? (await import('./receipts/reader'));
-            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields });
+            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields, rereadLines: cpu.receiptRereadLines });
           }
           return r.read(bytes, extract);
         },

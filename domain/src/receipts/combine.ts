@@ -23,6 +23,32 @@ export function needsAnotherReading(fields: ReceiptFields): boolean {
     || !fields.merchant;
 }
 
+/**
+ * The first reading with the fields that were read again line by line (reread-lines.ts,
+ * infra/src/ocr/line-reread.ts) taken from the mended reading: its value or none, its confidence
+ * and its line's box (the mended reading's words are in the same page pixels). The other fields,
+ * tax and description stay the first reading's.
+ */
+export function takeRereadFields(first: ReceiptFields, mended: ReceiptFields, fields: ReadonlyArray<'total' | 'date' | 'merchant'>): ReceiptFields {
+  const out: ReceiptFields = { ...first };
+  const boxes = { ...first.boxes };
+  for (const f of fields) {
+    if (f === 'total') out.total = mended.total;
+    else if (f === 'date') out.date = mended.date;
+    else out.merchant = mended.merchant;
+    const b = mended.boxes?.[f];
+    if (b) boxes[f] = b;
+    else delete boxes[f];
+  }
+  if (fields.includes('date')) {
+    if (mended.dateOrder) out.dateOrder = mended.dateOrder;
+    else delete out.dateOrder;
+  }
+  if (Object.keys(boxes).length > 0) out.boxes = boxes;
+  else delete out.boxes;
+  return out;
+}
+
 /** Field-by-field vote over readings (first = preferred on ties). */
 export function combineReadings(readings: readonly ReceiptFields[]): ReceiptFields {
   if (readings.length === 0) throw new RangeError('combineReadings needs at least one reading');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineReadings, needsAnotherReading } from './combine';
+import { combineReadings, needsAnotherReading, takeRereadFields } from './combine';
 import type { ReceiptFields } from './types';
 
 const reading = (over: Partial<ReceiptFields>): ReceiptFields => ({
@@ -58,5 +58,28 @@ describe('combineReadings', () => {
   it('is less sure of a value the readings disagree on', () => {
     const f = combineReadings([reading({}), reading({ total: { cents: 9999, confidence: 0.9 } })]);
     expect(f.total?.confidence).toBeLessThan(0.9);
+  });
+});
+
+describe('takeRereadFields', () => {
+  const box = (y: number): { x0: number; y0: number; x1: number; y1: number } => ({ x0: 10, y0: y, x1: 200, y1: y + 20 });
+  const first = reading({ date: { value: '2015-03-23', confidence: 0.9 }, boxes: { total: box(300), date: box(40), merchant: box(5) }, dateOrder: { order: 'day-first', evidence: 'receipt' } });
+
+  it('takes the re-read fields (value, confidence, box) from the mended reading and keeps the others', () => {
+    const mended = reading({ date: { value: '2018-03-23', confidence: 0.97 }, total: { cents: 9999, confidence: 0.99 }, boxes: { date: box(41), total: box(301) } });
+    const f = takeRereadFields(first, mended, ['date']);
+    expect(f.date).toEqual({ value: '2018-03-23', confidence: 0.97 });
+    expect(f.boxes?.date).toEqual(box(41));
+    expect(f.total).toEqual(first.total);
+    expect(f.boxes?.total).toEqual(box(300));
+    expect(f.boxes?.merchant).toEqual(box(5));
+    expect(f.dateOrder).toBeUndefined();
+  });
+
+  it('drops a re-read field the mended reading did not find, with its box', () => {
+    const f = takeRereadFields(first, reading({ total: null }), ['total']);
+    expect(f.total).toBeNull();
+    expect(f.boxes?.total).toBeUndefined();
+    expect(f.date).toEqual(first.date);
   });
 });

@@ -1,6 +1,8 @@
 /** Receipt reading rules: file checks, field extraction, combining OCR readings. */
 export { extractReceiptFields } from './extract';
-export { combineReadings, needsAnotherReading, RETRY_BELOW } from './combine';
+export { combineReadings, needsAnotherReading, RETRY_BELOW, takeRereadFields } from './combine';
+export { doubtfulFields, linesToReread, REREAD_PER_FIELD } from './reread-lines';
+export type { RereadField, RereadLine, RereadOptions } from './reread-lines';
 export { sniffFile, receiptFileError, countPdfPages, RECEIPT_MAX_BYTES, RECEIPT_MAX_PIXELS, RECEIPT_MAX_PAGES } from './filetype';
 export type { ReceiptFileErrorCode, ReceiptFileKind, ReceiptFileLimits, SniffedFile } from './filetype';
 export { merchantSimilarity, normaliseMerchant } from './merchant-similarity';

@@ -1,12 +1,16 @@
 /**
  * Reads one receipt file: checks what it is by its bytes, takes a PDF's text layer when it has
  * one (exact, and 100x faster than OCR), otherwise OCRs the image or the rendered pages, then
- * extracts the fields. When the first OCR reading leaves the total or date missing or unsure,
- * two more readings of differently prepared images are voted on (see reading.ts
- * RETRY_READINGS, combine.ts).
+ * extracts the fields. On a one-page image, when the first OCR reading leaves a field missing or
+ * not confident, the lines its candidates came from are read again one by one (line-reread.ts:
+ * cropped, enlarged, a single text line each), a line reading takes the place of the page's
+ * words where tesseract is surer of it, and those fields are extracted again from the mended
+ * reading. When the total or date is then still missing or unsure, two more readings of
+ * differently prepared pages are voted on (see reading.ts RETRY_READINGS, combine.ts).
  */
-import { combineReadings, extractReceiptFields, needsAnotherReading, receiptFileError, sniffFile } from '@paperlink/domain';
-import type { ExtractOptions, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind } from '@paperlink/domain';
+import { combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
+import type { ExtractOptions, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
+import { patchReading, rereadLines } from './line-reread';
 import { FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
 import type { OcrPreparation, OcrReader, PageReading } from './reading';
 
@@ -25,6 +29,13 @@ export interface ReadReceiptOptions {
   };
   /** Where fields are extracted from the text (a receipt's worth is 100+ ms): the server passes its worker pool. */
   fields?(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions | undefined): Promise<ReceiptFields>;
+  /** Re-read the doubtful fields' candidate lines one by one (default true; needs `retry`). */
+  lines?: boolean;
+  /**
+   * Where the lines to read again are chosen (domain linesToReread: rules + candidates, about an
+   * extraction's cost): the server passes its worker pool.
+   */
+  rereadLines?(text: string, words: readonly OcrWord[], fields: ReceiptFields, options: ExtractOptions | undefined): Promise<RereadLine[]>;
 }
 
 /**
@@ -44,8 +55,10 @@ export interface ReceiptReading {
   fields: ReceiptFields;
   /** Mean word confidence of the first OCR reading, 0..100; 100 for a PDF text layer. */
   ocrConfidence: number;
-  /** OCR readings taken (0 for a text layer). */
+  /** OCR readings of whole pages taken (0 for a text layer). */
   passes: number;
+  /** Lines read again one by one (0 when the first reading was confident or they were not read). */
+  linesReread?: number;
   /**
    * Where total, date and merchant were read on a one-page image: the line's box as fractions
    * of the page [x0, y0, x1, y1], for showing beside the fields. Only fields whose final value
@@ -78,11 +91,30 @@ async function fieldsOf(options: ReadReceiptOptions, text: string, words: readon
   return options.fields ? options.fields(text, words, options.extract) : extractReceiptFields(text, words, options.extract);
 }
 
-/** OCR of the page images, plus the retry readings when the first one is unsure. */
+/**
+ * OCR of the page images, the doubtful fields' lines read again, and the retry readings when
+ * the total or date is still unsure.
+ */
 async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
   const first = await readVariant(images, ocr, FIRST_READING);
-  const readings = [await fieldsOf(options, first.text, first.words)];
-  if ((options.retry ?? true) && needsAnotherReading(readings[0]!)) {
+  let fields = await fieldsOf(options, first.text, first.words);
+  let linesReread = 0;
+  if ((options.retry ?? true) && (options.lines ?? true) && images.length === 1 && first.image && first.size) {
+    const targets = await (options.rereadLines
+      ? options.rereadLines(first.text, first.words, fields, options.extract)
+      : Promise.resolve(linesToReread(first.text, first.words, fields, options.extract)));
+    if (targets.length > 0) {
+      const lines = await rereadLines(first.image, first.size, targets, ocr);
+      const patched = patchReading(first.text, first.words, lines, { prefer: 'surer' });
+      linesReread = lines.length;
+      if (patched.replaced > 0) {
+        const mended = await fieldsOf(options, patched.text, patched.words);
+        fields = takeRereadFields(fields, mended, [...new Set(targets.flatMap((t) => t.fields))]);
+      }
+    }
+  }
+  const readings = [fields];
+  if ((options.retry ?? true) && needsAnotherReading(fields)) {
     // One after the other: a receipt never holds more than one worker, so the pool's
     // throughput is shared fairly between receipts.
     for (const preparation of RETRY_READINGS) {
@@ -90,19 +122,23 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
       readings.push(await fieldsOf(options, more.text, more.words));
     }
   }
-  const fields = combineReadings(readings);
-  const boxes = images.length === 1 && first.size ? pageBoxes(readings[0]!, fields, first.size) : undefined;
+  const final = combineReadings(readings);
+  const boxes = images.length === 1 && first.size ? pageBoxes(readings[0]!, final, first.size) : undefined;
   return {
     source: 'ocr',
     text: first.text,
-    fields,
+    fields: final,
     ocrConfidence: Math.round(first.confidence * 10) / 10,
     passes: readings.length,
+    linesReread,
     ...(boxes ? { boxes } : {}),
   };
 }
 
-/** The first reading's line boxes, as page fractions, of the fields it decided. */
+/**
+ * The line boxes, as page fractions, of the fields the first reading (mended by its line
+ * re-reads) decided: where on the page each field was read.
+ */
 function pageBoxes(first: ReceiptFields, final: ReceiptFields, size: { width: number; height: number }): ReceiptReading['boxes'] {
   const same = {
     total: first.total !== null && final.total !== null && first.total.cents === final.total.cents,
@@ -119,13 +155,14 @@ function pageBoxes(first: ReceiptFields, final: ReceiptFields, size: { width: nu
 }
 
 /** One reading of every page, the pages' text joined in order; `size` of the first page read. */
-async function readVariant(images: readonly Uint8Array[], ocr: OcrReader, preparation: OcrPreparation): Promise<OcrResult & { words: OcrWord[]; size?: { width: number; height: number } }> {
+async function readVariant(images: readonly Uint8Array[], ocr: OcrReader, preparation: OcrPreparation): Promise<OcrResult & { words: OcrWord[]; size?: { width: number; height: number }; image?: Uint8Array }> {
   const results: PageReading[] = [];
   for (const image of images) results.push(await recognizeImage(image, ocr, preparation));
   const words = results.flatMap((r) => r.ocr.words);
   const confidence = results.length ? results.reduce((sum, r) => sum + r.ocr.confidence, 0) / results.length : 0;
   const size = results[0]?.size;
-  return { text: results.map((r) => r.ocr.text).join('\n'), confidence, words, ...(size ? { size } : {}) };
+  const image = results.length === 1 ? results[0]!.image : undefined;
+  return { text: results.map((r) => r.ocr.text).join('\n'), confidence, words, ...(size ? { size } : {}), ...(image ? { image } : {}) };
 }
 
 /**

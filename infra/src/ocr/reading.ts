@@ -30,6 +30,8 @@ export interface PageReading {
   ocr: OcrResult & { words: OcrWord[] };
   /** Size of the page in the pixels the boxes are given in. */
   size?: { width: number; height: number };
+  /** The page image as read, when the boxes are in its pixels (named preparations): for re-reading its lines. */
+  image?: Uint8Array;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function readPage(image: Uint8Array, ocr: OcrReader, preparation: O
     const prepared = await preparing(prepareImage(image, typeof preparation.image === 'string' ? preparation.image : 'plain', reencode));
     const result = await ocr.recognize(prepared, options);
     const size = await sizeOf(prepared);
-    return { ocr: { ...result, words: result.words ?? [] }, ...(size ? { size } : {}) };
+    return { ocr: { ...result, words: result.words ?? [] }, ...(size ? { size } : {}), image: prepared };
   }
   const prepared = await preparing(ocr.prepare ? ocr.prepare(image, preparation.image) : prepareSteps(image, preparation.image));
   const result = await ocr.recognize(prepared.image, options);
@@ -131,12 +133,21 @@ export const DOUBTFUL_WORD_CONFIDENCE = 30;
  * `threshold`.
  */
 export function doubtfulFieldWords(fields: Pick<ReceiptFields, 'boxes' | 'total' | 'date'>, words: readonly OcrWord[], threshold = DOUBTFUL_WORD_CONFIDENCE): boolean {
+  return doubtfulWordFields(fields, words, threshold).length > 0;
+}
+
+/** The fields (total, date) whose words are doubtful in the sense of `doubtfulFieldWords`. */
+export function doubtfulWordFields(fields: Pick<ReceiptFields, 'boxes' | 'total' | 'date'>, words: readonly OcrWord[], threshold = DOUBTFUL_WORD_CONFIDENCE): Array<'total' | 'date'> {
+  const out: Array<'total' | 'date'> = [];
   for (const field of ['total', 'date'] as const) {
     if (!fields[field]) continue;
     const b = fields.boxes?.[field];
-    if (!b) return true;
+    if (!b) {
+      out.push(field);
+      continue;
+    }
     const on = words.filter((w) => w.bbox && /\d/.test(w.text) && w.bbox.y0 < b.y1 && w.bbox.y1 > b.y0 && w.bbox.x0 < b.x1 && w.bbox.x1 > b.x0);
-    if (on.length === 0 || on.some((w) => w.confidence < threshold)) return true;
+    if (on.length === 0 || on.some((w) => w.confidence < threshold)) out.push(field);
   }
-  return false;
+  return out;
 }

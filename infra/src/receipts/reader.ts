@@ -32,9 +32,9 @@ export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; 
 }
 
 /** The product's receipt reader: a tesseract worker pool (started on first use) and extraction. */
-export function createOcrReader(options: { workers?: number } & Pick<ReadReceiptOptions, 'pdf' | 'fields'> = {}): ReceiptReader & { close(): Promise<void> } {
+export function createOcrReader(options: { workers?: number } & Pick<ReadReceiptOptions, 'pdf' | 'fields' | 'rereadLines'> = {}): ReceiptReader & { close(): Promise<void> } {
   const pool = createOcrPool(options.workers ? { workers: options.workers } : {});
-  const offThread = { ...(options.pdf ? { pdf: options.pdf } : {}), ...(options.fields ? { fields: options.fields } : {}) };
+  const offThread = { ...(options.pdf ? { pdf: options.pdf } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.rereadLines ? { rereadLines: options.rereadLines } : {}) };
   return {
     read: async (bytes, extract?: ExtractOptions) => toReceiptReading(await readReceipt(bytes, pool, { ...offThread, ...(extract ? { extract } : {}) })),
     close: () => pool.close(),

@@ -23,6 +23,7 @@ export interface OffThread {
   printCopy(bytes: Uint8Array): Promise<Uint8Array>;
   pdf: PdfSteps;
   receiptFields: NonNullable<ReadReceiptOptions['fields']>;
+  receiptRereadLines: NonNullable<ReadReceiptOptions['rereadLines']>;
   autoMatch: NonNullable<MatchDeps['autoMatch']>;
   /** ai-more: iCalendar parsing, trip insights, advanced matching's ranking. */
   calendar(bytes: Uint8Array, now: string): Promise<ParsedCalendar>;
@@ -68,6 +69,7 @@ export function offThread(pool: WorkerPool): OffThread {
       return pool.run('printCopy', { bytes: m.bytes }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
     },
     receiptFields: (text, words, options) => pool.run('receiptFields', { text, ...(words ? { words: [...words] } : {}), ...(options ? { options } : {}) }),
+    receiptRereadLines: (text, words, fields, options) => pool.run('receiptRereadLines', { text, words: [...words], fields, ...(options ? { options } : {}) }),
     autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),
     calendar: (bytes, now) => {
       const m = moved(bytes);

@@ -2,8 +2,8 @@
  * The CPU-heavy steps a pool worker runs. Each takes and returns structured-cloneable values;
  * the pool's `run` is typed from this table.
  */
-import { autoMatch, extractReceiptFields, parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
-import type { ExtractOptions, OcrWord, ReceiptFields, AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
+import { autoMatch, extractReceiptFields, linesToReread, parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
+import type { ExtractOptions, OcrWord, ReceiptFields, RereadLine, AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
 import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import { checkPdfHasContent } from '../receipts/pdf-check';
@@ -38,6 +38,8 @@ export const TASKS = {
   autoMatch: ({ receipts, transactions, options }: { receipts: ReceiptInput[]; transactions: TransactionInput[]; options: AutoMatchOptions }): MatchProposal[] =>
     autoMatch(receipts, transactions, options),
   receiptFields: ({ text, words, options }: { text: string; words?: OcrWord[]; options?: ExtractOptions }): ReceiptFields => extractReceiptFields(text, words, options),
+  /** The doubtful fields' candidate lines to OCR again one by one (ocr/read-receipt.ts). */
+  receiptRereadLines: ({ text, words, fields, options }: { text: string; words: OcrWord[]; fields: ReceiptFields; options?: ExtractOptions }): RereadLine[] => linesToReread(text, words, fields, options),
   /** An iCalendar upload (up to 5 MB, recurring rules expanded): ai-more. */
   calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
