@@ -52,7 +52,8 @@ const VARIANTS: Record<string, LineRereadOptions> = {
   'band-tight': { sideMargin: 'page', marginY: 0 },
 };
 /** Several preparations per line, the surest reading of each line kept (surestReadings). */
-const MULTI: Record<string, string[]> = { 'tight+x1': ['tight', 'tight-x1'], 'tight+m1': ['tight', 'tight-m1'] };
+const MULTI: Record<string, string[]> = { 'tight+x1': ['tight', 'tight-x1'], 'tight+m1': ['tight', 'tight-m1'], 'tight+ink': ['tight', 'tight-ink'] };
+VARIANTS['tight-ink'] = { sideMargin: 3, marginY: 0, ink: true };
 VARIANTS['tight-x1'] = { sideMargin: 3, marginY: 0, linePx: 1 };
 VARIANTS['tight-m1'] = { sideMargin: 3, marginY: 0.1 };
 if (!VARIANTS[variant] && !MULTI[variant]) throw new Error(`--variant: one of ${Object.keys(VARIANTS).join(', ')}`);

@@ -49,6 +49,8 @@ export interface LineRereadOptions {
   marginY?: number;
   /** Keep colour (tesseract converts itself) instead of greyscale. */
   colour?: boolean;
+  /** Heavier ink (preprocess.ts `ink`, scaled): blur then a high threshold, for faded and dot-matrix print. */
+  ink?: boolean;
   recognize?: RecognizeOptions;
 }
 
@@ -76,6 +78,11 @@ export async function rereadLines(page: Uint8Array, size: { width: number; heigh
       .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
     if (!options.colour) crop = crop.greyscale();
     if (scale !== 1) crop = crop.resize({ width: Math.round((x1 - x0) * scale), kernel: 'cubic' });
+    if (options.ink && !options.colour) {
+      // As the page's `ink` (blur 2, threshold 225) at the crop's scale; its own pipeline so the order holds.
+      const grey = await crop.raw().toBuffer({ resolveWithObject: true });
+      crop = sharp(grey.data, { raw: { width: grey.info.width, height: grey.info.height, channels: 1 } }).blur(Math.max(0.3, 2 * scale)).threshold(225);
+    }
     crop = crop.extend({ top: PAD, bottom: PAD, left: PAD, right: PAD, background: '#ffffff' });
     let image: Buffer;
     let info: { width: number; height: number };
@@ -84,7 +91,7 @@ export async function rereadLines(page: Uint8Array, size: { width: number; heigh
       image = out.data;
       info = out.info;
     } else {
-      const out = await crop.raw().toBuffer({ resolveWithObject: true });
+      const out = await crop.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
       if (out.info.channels !== 1) throw new Error(`expected one channel, got ${out.info.channels}`);
       image = toPgm(out.data, out.info.width, out.info.height);
       info = out.info;
