@@ -18,7 +18,7 @@
  * page retries' cached time when taken), median and p95, and the load average.
  * Line readings are cached per set in bench/.cache/ocr-lines-<variant>-<set>.json (delete to read again).
  *
- *   node --import tsx bench/line-reread.ts [--sets train,dev] [--variant band|narrow] [--per-field N]
+ *   node --import tsx bench/line-reread.ts [--sets train,dev] [--variant tight|band|narrow|tight+x1|tight+ink] [--per-field N] [--word-doubt] [--fields total,date]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -44,6 +44,8 @@ const variant = argValue('--variant') ?? 'tight';
 const perField = Number(argValue('--per-field')) || 3;
 /** Also re-read total/date lines with a digit word tesseract was < 30 % sure of (reading.ts doubtfulWordFields). */
 const wordDoubt = args.includes('--word-doubt');
+/** Only these fields' doubt triggers line re-reading (default all three). */
+const onlyFields = argValue('--fields')?.split(',') as Array<'total' | 'date' | 'merchant'> | undefined;
 /** Crop preparations (infra/src/ocr/line-reread.ts options); line CER of each on train: bench/line-crop-prep.ts. */
 const VARIANTS: Record<string, LineRereadOptions> = {
   band: { sideMargin: 'page', marginY: 0.3 },
@@ -74,7 +76,7 @@ function merged(first: ReceiptFields, mended: ReceiptFields, reread: ReadonlySet
 
 async function run(set: SetName): Promise<void> {
   const first = await devOcr(console.log, set);
-  const cacheFile = join(CACHE_DIR, `ocr-lines-${variant}${perField === 3 ? '' : `-k${perField}`}${wordDoubt ? '-wd' : ''}-${set}.json`);
+  const cacheFile = join(CACHE_DIR, `ocr-lines-${variant}${perField === 3 ? '' : `-k${perField}`}${wordDoubt ? '-wd' : ''}${onlyFields ? `-${onlyFields.join('+')}` : ''}-${set}.json`);
   // Cached readings are of these lines only if the lines and their crops are the same.
   const keyOf = (targets: ReadonlyArray<{ box: unknown; wide?: boolean }>): string => JSON.stringify(targets.map((t) => [t.box, t.wide ?? false]));
   const cache = loadJson<Record<string, CachedLines>>(cacheFile, {});
@@ -101,7 +103,7 @@ async function run(set: SetName): Promise<void> {
         rows['first+pages']!.push(judge(p?.fields ?? f0, (firstMs + (p?.ms ?? 0)) / 1000, false, true, firstLoad));
       } else rows['first+pages']!.push(judge(f0, firstMs / 1000, false, false, firstLoad));
 
-      const targets = linesToReread(r.text, r.words, f0, {}, { perField, ...(wordDoubt ? { also: doubtfulWordFields(f0, r.words ?? []) } : {}) });
+      const targets = linesToReread(r.text, r.words, f0, {}, { perField, ...(onlyFields ? { fields: onlyFields } : {}), ...(wordDoubt ? { also: doubtfulWordFields(f0, r.words ?? []) } : {}) });
       if (targets.length === 0) {
         for (const k of Object.keys(rows).filter((k) => k.startsWith('lines') || k.startsWith('surer'))) rows[k]!.push(judge(f0, firstMs / 1000, false, false, firstLoad));
         continue;
