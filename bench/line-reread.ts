@@ -29,6 +29,7 @@ import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import type { OcrResult } from '../domain/src/receipts/types';
 import { patchReading, rereadLines, surestReadings } from '../infra/src/ocr/line-reread';
 import type { LineReading, LineRereadOptions } from '../infra/src/ocr/line-reread';
+import type { OcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
 import { doubtfulWordFields } from '../infra/src/ocr/reading';
 import { devOcr } from './dev-ocr-cache';
@@ -81,7 +82,7 @@ async function run(set: SetName): Promise<void> {
   const keyOf = (targets: ReadonlyArray<{ box: unknown; wide?: boolean }>): string => JSON.stringify(targets.map((t) => [t.box, t.wide ?? false]));
   const cache = loadJson<Record<string, CachedLines>>(cacheFile, {});
   const ids = receiptIds(set);
-  let pool: Awaited<ReturnType<typeof import('../infra/src/ocr/pool')['createOcrPool']>> | undefined;
+  let pool: OcrPool | undefined;
   const rows: Record<string, Judged[]> = { first: [], 'first+pages': [], 'lines replace': [], 'lines vote': [], 'lines replace+pages': [], 'surer replace': [], 'surer vote': [], 'surer replace+pages': [] };
   try {
     for (const id of ids) {
