@@ -18,12 +18,12 @@
  * page retries' cached time when taken), median and p95, and the load average.
  * Line readings are cached per set in bench/.cache/ocr-lines-<variant>-<set>.json (delete to read again).
  *
- *   node --import tsx bench/line-reread.ts [--sets train,dev] [--variant tight|band|narrow|tight+x1|tight+ink] [--per-field N] [--word-doubt] [--fields total,date]
+ *   node --import tsx bench/line-reread.ts [--sets train,dev] [--variant tight|band|narrow|tight+x1|tight+ink] [--per-field N] [--word-doubt] [--fields total,date] [--also-all] [--misses]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, takeRereadFields } from '../domain/src/receipts/index';
+import { combineReadings, doubtfulFields, extractReceiptFields, linesToReread, needsAnotherReading, takeRereadFields } from '../domain/src/receipts/index';
 import type { ReceiptFields } from '../domain/src/receipts/index';
 import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import type { OcrResult } from '../domain/src/receipts/types';
@@ -46,6 +46,8 @@ const perField = Number(argValue('--per-field')) || 3;
 /** Also re-read total/date lines with a digit word tesseract was < 30 % sure of (reading.ts doubtfulWordFields). */
 const wordDoubt = args.includes('--word-doubt');
 /** Only these fields' doubt triggers line re-reading (default all three). */
+/** When a receipt's lines are read again anyway, also the total's and date's lines, confident or not. */
+const alsoAll = args.includes('--also-all');
 const onlyFields = argValue('--fields')?.split(',') as Array<'total' | 'date' | 'merchant'> | undefined;
 /** Crop preparations (infra/src/ocr/line-reread.ts options); line CER of each on train: bench/line-crop-prep.ts. */
 const VARIANTS: Record<string, LineRereadOptions> = {
@@ -69,7 +71,7 @@ const base = loadJson<PageCache>(join(CACHE_DIR, 'ocr-prep-base.json'), { readin
 const retries = ['ink', 'x15'].map((v) => loadJson<PageCache>(join(CACHE_DIR, `ocr-prep-${v}.json`), { readings: {} }));
 
 type Policy = 'replace' | 'vote';
-interface Judged { right: Record<'total' | 'date' | 'merchant', boolean>; fields: ReceiptFields; seconds: number; lines: boolean; pages: boolean; load: number }
+interface Judged { id: string; want: string; right: Record<'total' | 'date' | 'merchant', boolean>; fields: ReceiptFields; seconds: number; lines: boolean; pages: boolean; load: number }
 
 function merged(first: ReceiptFields, mended: ReceiptFields, reread: ReadonlySet<'total' | 'date' | 'merchant'>, policy: Policy): ReceiptFields {
   return policy === 'vote' ? combineReadings([first, mended]) : takeRereadFields(first, mended, [...reread]);
@@ -77,7 +79,7 @@ function merged(first: ReceiptFields, mended: ReceiptFields, reread: ReadonlySet
 
 async function run(set: SetName): Promise<void> {
   const first = await devOcr(console.log, set);
-  const cacheFile = join(CACHE_DIR, `ocr-lines-${variant}${perField === 3 ? '' : `-k${perField}`}${wordDoubt ? '-wd' : ''}${onlyFields ? `-${onlyFields.join('+')}` : ''}-${set}.json`);
+  const cacheFile = join(CACHE_DIR, `ocr-lines-${variant}${perField === 3 ? '' : `-k${perField}`}${wordDoubt ? '-wd' : ''}${onlyFields ? `-${onlyFields.join('+')}` : ''}${alsoAll ? '-all' : ''}-${set}.json`);
   // Cached readings are of these lines only if the lines and their crops are the same.
   const keyOf = (targets: ReadonlyArray<{ box: unknown; wide?: boolean }>): string => JSON.stringify(targets.map((t) => [t.box, t.wide ?? false]));
   const cache = loadJson<Record<string, CachedLines>>(cacheFile, {});
@@ -91,7 +93,7 @@ async function run(set: SetName): Promise<void> {
       const firstMs = base.readings[id]?.ms ?? NaN;
       const firstLoad = base.readings[id]?.load ?? NaN;
       const f0 = extractReceiptFields(r.text, r.words);
-      const judge = (fields: ReceiptFields, seconds: number, lines: boolean, pages: boolean, load: number): Judged => ({ right: judgeFields(lab, fields), fields, seconds, lines, pages, load });
+      const judge = (fields: ReceiptFields, seconds: number, lines: boolean, pages: boolean, load: number): Judged => ({ id, want: `${lab.total} ${lab.date} ${lab.merchant}`, right: judgeFields(lab, fields), fields, seconds, lines, pages, load });
       rows.first!.push(judge(f0, firstMs / 1000, false, false, firstLoad));
       const pageRetry = (fields: ReceiptFields): { fields: ReceiptFields; ms: number } | null => {
         const more = retries.map((c) => c.readings[id]);
@@ -104,7 +106,7 @@ async function run(set: SetName): Promise<void> {
         rows['first+pages']!.push(judge(p?.fields ?? f0, (firstMs + (p?.ms ?? 0)) / 1000, false, true, firstLoad));
       } else rows['first+pages']!.push(judge(f0, firstMs / 1000, false, false, firstLoad));
 
-      const targets = linesToReread(r.text, r.words, f0, {}, { perField, ...(onlyFields ? { fields: onlyFields } : {}), ...(wordDoubt ? { also: doubtfulWordFields(f0, r.words ?? []) } : {}) });
+      const targets = linesToReread(r.text, r.words, f0, {}, { perField, ...(onlyFields ? { fields: onlyFields } : {}), ...(wordDoubt ? { also: doubtfulWordFields(f0, r.words ?? []) } : {}), ...(alsoAll && doubtfulFields(f0).length > 0 ? { also: ['total', 'date'] as const } : {}) });
       if (targets.length === 0) {
         for (const k of Object.keys(rows).filter((k) => k.startsWith('lines') || k.startsWith('surer'))) rows[k]!.push(judge(f0, firstMs / 1000, false, false, firstLoad));
         continue;
@@ -172,6 +174,18 @@ async function run(set: SetName): Promise<void> {
     const s = judged.map((j) => j.seconds).filter((x) => Number.isFinite(x));
     row(`${set} ${name}: T / D / M %`, `${pct('total')} / ${pct('date')} / ${pct('merchant')}`,
       `confident right ${fmt(marked ? (100 * markedRight) / marked : 0, 1)} % (${markedRight}/${marked}); lines read again ${judged.filter((j) => j.lines).length}, pages ${judged.filter((j) => j.pages).length}; s/receipt median ${fmt(median(s), 2)} p95 ${fmt(percentile(s, 95), 2)}`);
+  }
+  if (args.includes('--misses')) {
+    console.log(`  ${set} misses of the kept reading (surer replace+pages):`);
+    for (const j of rows['surer replace+pages']!) {
+      const f = j.fields;
+      const miss = [
+        j.right.total ? '' : `total ${f.total ? (f.total.cents / 100).toFixed(2) : '-'}@${f.total?.confidence ?? 0}`,
+        j.right.date ? '' : `date ${f.date?.value ?? '-'}@${f.date?.confidence ?? 0}`,
+        j.right.merchant ? '' : `merchant "${f.merchant?.value ?? '-'}"@${f.merchant?.confidence ?? 0}`,
+      ].filter(Boolean).join('; ');
+      if (miss) console.log(`    ${j.id} [lines ${j.lines ? 'yes' : 'no'}, pages ${j.pages ? 'yes' : 'no'}] ${miss} (want ${j.want})`);
+    }
   }
   const lineMs = Object.values(cache).map((c) => c.ms / 1000);
   if (lineMs.length) row(`${set} line re-read time per re-read receipt: median / p95 s`, `${fmt(median(lineMs), 2)} / ${fmt(percentile(lineMs, 95), 2)}`, `load average while reading ${fmt(median(Object.values(cache).map((c) => c.load)), 1)}; lines per receipt ${fmt(Object.values(cache).reduce((a, c) => a + c.lines.length, 0) / lineMs.length, 1)}`);
