@@ -44,6 +44,7 @@ import {
 import type { ReceiptReader } from './receipts/ocr-job';
 import { dateOrderOptions, OCR_JOB, ocrJobHandler, ocrJobsFrom } from './receipts/ocr-job';
 import { AUTO_MATCH_JOB, AUTO_MATCH_JOB_OPTIONS, autoMatchJobHandler, autoMatchJobsFrom } from './receipts/matching-job';
+import { RequestActivity } from './jobs/request-activity';
 import { knownMatches, matchBlock } from './receipts/match-block';
 import { Reactor } from './jobs/reactor';
 import { createHash } from 'node:crypto';
@@ -187,6 +188,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     app.use(securityHeaders());
     if (config.TRUST_PROXY) app.set('trust proxy', config.TRUST_PROXY);
     const api = express.Router();
+    // Requests in flight: background jobs on this thread give way to them (jobs/request-activity.ts).
+    const activity = new RequestActivity();
+    api.use(activity.middleware());
     api.use(express.json({ limit: '1mb' }));
     api.use(jsonDepthLimit());
     api.use(requestContext);
@@ -271,7 +275,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       // The command process reads files for /ai/llm/test-ocr; job workers and reactors run with the projections.
       if (runsJobs) {
         jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => dateOrderOptions((await settingsOf(companyId)).dateOrder, await dateOrderHistory(readStore, companyId)), printCopy: async (sha256, bytes) => blobs.putDerived(sha256, PRINT_COPY, await cpu.printCopy(bytes)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
-        jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m) }), AUTO_MATCH_JOB_OPTIONS);
+        jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m), pause: activity.yieldToRequests }), AUTO_MATCH_JOB_OPTIONS);
         // With the projector thread the reactors run there (they read every event); their jobs run here.
         if (projector) projector.startReactors(jobs);
         else reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));

@@ -31,6 +31,12 @@ export interface KnownMatch {
   status: MatchStatus;
 }
 
+/**
+ * Ends a slice of background work (a job's run): resolves when the thread may go on, after the
+ * requests in flight (infra's RequestActivity). Never passed by a request doing its own run.
+ */
+export type Pause = () => Promise<void>;
+
 /** What an incremental run starts from: new or changed receipts, lines, or the posting days of new lines. */
 export interface MatchSeed {
   receiptIds?: string[];
@@ -48,13 +54,13 @@ export interface MatchDeps {
    * blocks, domain/src/matching/blocking.ts): the seed's receipts, the receipts that could pay
    * the seed's lines, and every line those receipts could be matched to. Never the whole company.
    */
-  block(companyId: string, seed: MatchSeed, scope: { userId?: string }, threshold: number): Promise<{ receipts: MatchReceipt[]; transactions: MatchTransaction[] }>;
+  block(companyId: string, seed: MatchSeed, scope: { userId?: string }, threshold: number, pause?: Pause): Promise<{ receipts: MatchReceipt[]; transactions: MatchTransaction[] }>;
   receipt(companyId: string, id: string): Promise<MatchReceipt | null>;
   transaction(companyId: string, id: string): Promise<MatchTransaction | null>;
   /** The two sides of a match, by match id (from the read model). */
   matchSides(companyId: string, matchId: string): Promise<{ receiptId: string; transactionId: string } | null>;
   /** Matches of the company with these statuses (read model), of these receipts when given. */
-  matchesOf(companyId: string, statuses: MatchStatus[], receiptIds?: readonly string[]): Promise<KnownMatch[]>;
+  matchesOf(companyId: string, statuses: MatchStatus[], receiptIds?: readonly string[], pause?: Pause): Promise<KnownMatch[]>;
   /**
    * Runs `autoMatch` off the request thread (infra's worker pool): over a company's 200,000
    * transactions it is seconds of work. Without it, it runs in place (tools and tests).
@@ -91,10 +97,11 @@ const IN_PLACE = 5_000;
  * reads the two side streams of its pair and skips it when a person rejected the pair or
  * confirmed a side meanwhile (never decided on a read model that may lag).
  */
-export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, threshold: number, scope: { userId?: string }, seed?: MatchSeed): Promise<AutoMatchOutcome> {
+export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, threshold: number, scope: { userId?: string }, seed?: MatchSeed, pause?: Pause): Promise<AutoMatchOutcome> {
   const companyId = ctx.companyId!;
   const t0 = performance.now();
-  const { receipts, transactions } = seed ? await deps.block(companyId, seed, scope, threshold) : await deps.inputs(companyId, scope);
+  const { receipts, transactions } = seed ? await deps.block(companyId, seed, scope, threshold, pause) : await deps.inputs(companyId, scope);
+  await pause?.();
   const receiptIds = receipts.map((r) => r.id);
   const txIds = new Set(transactions.map((t) => t.id));
   // People's decisions the assignment leaves out: for a block from its side streams, for a full run from the read model.
@@ -112,6 +119,7 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
   } else {
     decided = await deps.matchesOf(companyId, ['confirmed', 'rejected']);
   }
+  await pause?.();
   const options: AutoMatchOptions = {
     threshold,
     confirmed: decided.filter((m) => m.status === 'confirmed').map((m) => [m.receiptId, m.transactionId] as const),
@@ -119,7 +127,8 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
   };
   const proposals = deps.autoMatch && (!seed || transactions.length > IN_PLACE) ? await deps.autoMatch(receipts, transactions, options) : autoMatch(receipts, transactions, options);
   // Pending suggestions the run looked at: of its receipts (a block), or of everything in scope (a full run).
-  const pending = await deps.matchesOf(companyId, ['pending'], seed ? receiptIds : undefined);
+  await pause?.();
+  const pending = await deps.matchesOf(companyId, ['pending'], seed ? receiptIds : undefined, pause);
   const inScope = new Set(receiptIds);
   const proposed = new Set(proposals.map((p) => `${p.receiptId}|${p.transactionId}`));
   const considered = pending.filter((m) => (inScope.has(m.receiptId) || (!seed && txIds.has(m.transactionId))) && !proposed.has(`${m.receiptId}|${m.transactionId}`));
@@ -128,6 +137,7 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
     const slice = proposals.slice(i, i + PAIRS_PER_COMMAND);
     const withdraw = considered.slice(i, i + PAIRS_PER_COMMAND);
     let counts = { suggested: 0, withdrawn: 0 };
+    await pause?.();
     await deps.bus.run(ctx, async () => {
       const book = await new LoadedBook(deps.bus.events, companyId).load(
         [...slice.map((p) => p.receiptId), ...withdraw.map((m) => m.receiptId)],

@@ -20,7 +20,7 @@ import { LoadedBook } from './book';
 import { runAutoMatch, thresholdFor, type MatchDeps, type MatchTransaction } from './auto';
 
 export { runAutoMatch, thresholdFor } from './auto';
-export type { AutoMatchOutcome, KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction } from './auto';
+export type { AutoMatchOutcome, KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction, Pause } from './auto';
 
 export const ThresholdBody = z.object({ threshold: z.coerce.number({ error: 'Threshold must be a number from 0 to 100' }).min(0, 'Threshold must be a number from 0 to 100').max(100, 'Threshold must be a number from 0 to 100').optional() });
 export const ManualBody = z.object({

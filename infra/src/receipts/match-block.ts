@@ -1,5 +1,5 @@
 import { dayNumber, isoOfDay, prepareReceipt, receiptBlock, receiptDayRange, resolveOptions, type MatchStatus, type ReadStore, type ResolvedMatchOptions } from '@paperlink/domain';
-import type { KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction } from '@paperlink/command-api';
+import type { KnownMatch, MatchDeps, MatchReceipt, MatchSeed, MatchTransaction, Pause } from '@paperlink/command-api';
 import { MATCHES, RECEIPTS, TRANSACTIONS, type MatchDoc, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 
 /**
@@ -39,12 +39,13 @@ export function totalsPaying(cardCents: number, o: ResolvedMatchOptions): [numbe
  */
 export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => MatchReceipt, asTransaction: (d: TransactionDoc) => MatchTransaction): MatchDeps['block'] {
   const options = resolveOptions();
-  return async (companyId, seed: MatchSeed, scope, threshold) => {
+  return async (companyId, seed: MatchSeed, scope, threshold, pause?: Pause) => {
     // An import's block is hundreds of day queries: a turn of the event loop whenever a slice of them took SLICE_MS.
     let slice = performance.now();
     const breathe = async () => {
       if (performance.now() - slice < SLICE_MS) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // A job's run waits for the requests in flight (pause); a request's own read takes a turn only.
+      await (pause ? pause() : new Promise<void>((resolve) => setImmediate(resolve)));
       slice = performance.now();
     };
     const own = scope.userId ? { userId: scope.userId } : {};
@@ -76,6 +77,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
         if (!prepared) continue;
         const b = receiptBlock(prepared, options, threshold);
         if (b.days?.includes(iso) && b.amounts.some(([l, h]) => card >= l && card <= h)) take(d);
+        await breathe(); // each receipt's block is worked out here (0.5 ms; dozens of receipts)
       }
       await breathe();
     }
@@ -149,7 +151,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
 
 /** Matches of a company by status (one indexed query per status), or of given receipts (one per receipt). */
 export function knownMatches(store: ReadStore): MatchDeps['matchesOf'] {
-  return async (companyId, statuses: MatchStatus[], receiptIds) => {
+  return async (companyId, statuses: MatchStatus[], receiptIds, pause?: Pause) => {
     const c = store.collection<MatchDoc>(MATCHES);
     const docs: MatchDoc[] = [];
     if (receiptIds) {
@@ -158,7 +160,7 @@ export function knownMatches(store: ReadStore): MatchDeps['matchesOf'] {
       for (const id of new Set(receiptIds)) {
         for (const d of await c.find({ companyId, receiptId: id })) if (wanted.has(d.status)) docs.push(d);
         if (performance.now() - slice > SLICE_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          await (pause ? pause() : new Promise<void>((resolve) => setImmediate(resolve)));
           slice = performance.now();
         }
       }

@@ -1,5 +1,5 @@
 import { type EventStore, type Job, type JobHandler, type JobOptions, type RecordedEvent } from '@paperlink/domain';
-import { runAutoMatch, thresholdFor, type MatchDeps, type MatchSeed } from '@paperlink/command-api';
+import { runAutoMatch, thresholdFor, type MatchDeps, type MatchSeed, type Pause } from '@paperlink/command-api';
 
 export const AUTO_MATCH_JOB = 'match.auto';
 
@@ -63,14 +63,15 @@ export function autoMatchJobsFrom(event: RecordedEvent): Job<AutoMatchPayload>[]
  * import), once the read models include the event. A job queued by the previous version
  * (no seed) runs over the whole company, as it then did.
  */
-export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore; caughtUp: (position: number) => Promise<boolean | void>; log?: (m: string) => void }): JobHandler<AutoMatchPayload> {
+export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore; caughtUp: (position: number) => Promise<boolean | void>; log?: (m: string) => void; pause?: Pause }): JobHandler<AutoMatchPayload> {
   return {
     async run(job) {
       // The block is found on the read models: behind the event, it could miss the new receipt or lines (the job is retried).
       if ((await deps.caughtUp(job.payload.position)) === false) throw new Error('the read models do not include the event yet');
       const threshold = await thresholdFor(deps.match, job.companyId, undefined);
       const ctx = { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin' as const, now: new Date() };
-      await runAutoMatch(deps.match, ctx, threshold, {}, job.payload.seed);
+      // Between its slices the run gives the thread to the requests in flight (RequestActivity).
+      await runAutoMatch(deps.match, ctx, threshold, {}, job.payload.seed, deps.pause);
     },
     async onFailed(job, error) {
       deps.log?.(`auto-match for company ${job.companyId} failed: ${error instanceof Error ? error.message : String(error)}`);
