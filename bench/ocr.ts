@@ -108,6 +108,7 @@ function writeCache(outcomes: readonly Outcome[]): string {
     merchant: o.reading.fields.merchant?.value ?? null,
     date: o.reading.fields.date?.value ?? null,
     totalCents: o.reading.fields.total?.cents ?? null,
+    merchantConfidence: o.reading.fields.merchant?.confidence ?? null,
   }]));
   writeFileSync(file, `${JSON.stringify(map, null, 2)}\n`);
   return file;

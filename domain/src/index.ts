@@ -24,6 +24,7 @@ export * from './receipts/filetype';
 export type * from './receipts/upload';
 export type * from './receipts/types';
 export { extractReceiptFields } from './receipts/extract';
+export { CONFIDENT_AT } from './receipts/learned/model';
 export { combineReadings, needsAnotherReading, takeRereadFields } from './receipts/combine';
 export { linesToReread } from './receipts/reread-lines';
 export type { RereadLine } from './receipts/reread-lines';

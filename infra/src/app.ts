@@ -73,7 +73,7 @@ import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
 import { servedBy } from './roles/gate';
 import { ProjectorThread } from './projector/host';
-import { companySettings, companySettingViews, dateOrderHistory, listMasterItems } from '@paperlink/projections';
+import { companySettings, companySettingViews, dateOrderHistory, listMasterItems, receiptMatchInput } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
 /** The transaction field that refers to a master data item of each kind. */
@@ -220,7 +220,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return doc ? ((await toReceiptViews(readStore, [doc], scope))[0] as unknown as Record<string, unknown>) : null;
       },
     };
-    const asMatchReceipt = (d: ReceiptDoc) => ({ id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId, owner: d.userId, name: d.original_filename });
+    const asMatchReceipt = (d: ReceiptDoc) => ({ ...receiptMatchInput(d), owner: d.userId, name: d.original_filename });
     const asMatchTransaction = (d: TransactionDoc) => ({ id: d._id, amountCents: d.amountCents, date: d.transaction_date, description: d.description, cardHolder: d.userId, owner: d.userId });
     const matchDeps: MatchDeps = {
       bus,

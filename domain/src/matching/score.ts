@@ -20,6 +20,12 @@ export interface ReceiptInput {
   /** 'YYYY-MM-DD' */
   date: string | null;
   merchant: string | null;
+  /**
+   * The merchant was read, but not surely (the reader's calibrated confidence under its
+   * confident mark, and no person corrected it): a name that differs from a line's may be OCR's
+   * slip, so it counts no worse than no merchant; one that matches still counts.
+   */
+  merchantDoubtful?: boolean;
   /** Who uploaded it, in the same terms as `TransactionInput.cardHolder` (a user id or a name). */
   uploadedBy?: string | null;
 }
@@ -63,6 +69,8 @@ export interface PreparedReceipt {
   day: number | null;
   /** Readings of the merchant (see prepareMerchant), or null when the receipt has none. */
   merchant: readonly MerchantName[] | null;
+  /** See ReceiptInput.merchantDoubtful. */
+  merchantDoubtful: boolean;
   person: string | null;
 }
 
@@ -133,7 +141,7 @@ export function prepareReceipt(r: ReceiptInput, merchants?: Map<string, readonly
     merchants?.set(merchantText, merchant);
   }
   if (totalCents === null && day === null && merchant === null) return null;
-  return { id: r.id, totalCents, day, merchant, person: person(r.uploadedBy) };
+  return { id: r.id, totalCents, day, merchant, merchantDoubtful: merchant !== null && r.merchantDoubtful === true, person: person(r.uploadedBy) };
 }
 
 /**
@@ -198,12 +206,12 @@ function dateReason(days: number | null): string {
   return `dated ${plural(-days, 'day')} before the receipt`;
 }
 
-function merchantReason(similarity: number | null): string {
+function merchantReason(similarity: number | null, discounted = false): string {
   if (similarity === null) return 'receipt has no merchant';
   const s = similarity.toFixed(2);
   if (similarity >= 0.85) return `merchant matches (${s})`;
-  if (similarity >= 0.5) return `merchant similar (${s})`;
-  return `merchant differs (${s})`;
+  if (similarity >= 0.5) return `merchant similar (${s})${discounted ? ', read doubtfully: not counted against' : ''}`;
+  return `merchant differs (${s})${discounted ? ', read doubtfully: not counted against' : ''}`;
 }
 
 function holderReason(same: boolean | null): string | null {
@@ -233,7 +241,8 @@ export function scorePrepared(
   const tipRejected = reading?.kind === 'tip_candidate' && (similarity === null || similarity < TIP_MIN_SIMILARITY);
   const kind: AmountKind = tipRejected ? 'mismatch' : preKind;
   const aFactor = amountFactor(kind, reading?.diffCents ?? 0, reading?.ratio ?? 1, restaurant, o);
-  const mFactor = similarity === null ? MISSING.merchant : merchantFactor(similarity);
+  // A doubtful reading that differs counts as no merchant; one that matches counts as read.
+  const mFactor = similarity === null ? MISSING.merchant : r.merchantDoubtful ? Math.max(MISSING.merchant, merchantFactor(similarity)) : merchantFactor(similarity);
   const confidence = confidenceOf(aFactor, dFactor, mFactor, hFactor);
   if (confidence < floor) return null;
 
@@ -242,7 +251,7 @@ export function scorePrepared(
       ? amountReason('unknown', 0, 1, 0, restaurant, false)
       : amountReason(kind, reading.diffCents, reading.ratio, r.totalCents, restaurant, tipRejected),
     dateReason(days),
-    merchantReason(similarity),
+    merchantReason(similarity, r.merchantDoubtful && similarity !== null && merchantFactor(similarity) < MISSING.merchant),
   ];
   const holder = holderReason(same);
   if (holder !== null) reasons.push(holder);

@@ -213,3 +213,32 @@ describe('factors', () => {
     expect(dayNumber(null)).toBeNull();
   });
 });
+
+describe('scoreMatch: a merchant read doubtfully', () => {
+  // An invented purchase: the card line names the shop, the receipt's name came out garbled.
+  const line = { id: 't', amountCents: -4250, date: '2024-05-03', description: 'CORNER HARDWARE 0042 SPRINGFIELD', cardHolder: 'u1' };
+  const receipt = (merchant: string | null, merchantDoubtful?: boolean) => ({ id: 'r', totalCents: 4250, date: '2024-05-03', merchant, uploadedBy: 'u1', ...(merchantDoubtful === undefined ? {} : { merchantDoubtful }) });
+
+  it('that differs from the line counts as no merchant, not against the pair', () => {
+    const none = scoreMatch(receipt(null), line)!;
+    const sure = scoreMatch(receipt('OEN TR4DING'), line)!;
+    const doubtful = scoreMatch(receipt('OEN TR4DING', true), line)!;
+    expect(sure.confidence).toBeLessThan(none.confidence);
+    expect(doubtful.confidence).toBe(none.confidence);
+    expect(doubtful.confidence).toBeGreaterThanOrEqual(70);
+    expect(doubtful.evidence.reasons.join('; ')).toContain('read doubtfully: not counted against');
+    expect(sure.evidence.reasons.join('; ')).not.toContain('doubtfully');
+  });
+
+  it('that matches the line still counts as a match', () => {
+    const sure = scoreMatch(receipt('Corner Hardware'), line)!;
+    const doubtful = scoreMatch(receipt('Corner Hardware', true), line)!;
+    expect(doubtful.confidence).toBe(sure.confidence);
+    expect(doubtful.confidence).toBeGreaterThan(scoreMatch(receipt(null), line)!.confidence);
+  });
+
+  it('never lifts a pair whose amount or date disagree', () => {
+    const far = { ...line, amountCents: -9999, date: '2024-06-20' };
+    expect(scoreMatch(receipt('OEN TR4DING', true), far)?.confidence ?? 0).toBeLessThan(70);
+  });
+});

@@ -1,5 +1,6 @@
 /** Receipt reading rules: file checks, field extraction, combining OCR readings. */
 export { extractReceiptFields } from './extract';
+export { CONFIDENT_AT } from './learned/model';
 export { combineReadings, needsAnotherReading, RETRY_BELOW, takeRereadFields } from './combine';
 export { doubtfulFields, linesToReread, REREAD_PER_FIELD } from './reread-lines';
 export type { RereadField, RereadLine, RereadOptions } from './reread-lines';

@@ -1,4 +1,4 @@
-import { fromCents, receiptStream, toCents, type DateOrder, type DateOrderEvidence, type Doc, type PastReceipt, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
+import { CONFIDENT_AT, fromCents, receiptStream, toCents, type ReceiptInput, type DateOrder, type DateOrderEvidence, type Doc, type PastReceipt, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 import { getUsers } from '../accounts/users';
 
@@ -195,6 +195,18 @@ export async function dateOrderHistory(store: ReadStore, companyId: string): Pro
     date: d.extracted_date,
     dateCorrected: d.corrected.includes('date'),
   }));
+}
+
+/**
+ * A read receipt as the matcher takes it (domain/src/matching/score.ts). Its merchant is
+ * doubtful when the reader's calibrated confidence for it is under the confident mark and no
+ * person corrected it: the same mark the receipt details show (ReadFields). A receipt read
+ * before confidences were kept counts as sure, as it did.
+ */
+export function receiptMatchInput(d: ReceiptDoc): ReceiptInput {
+  const c = d.field_confidence?.merchant;
+  const doubtful = d.extracted_merchant !== null && typeof c === 'number' && c < CONFIDENT_AT && !d.corrected.includes('merchant');
+  return { id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId, ...(doubtful ? { merchantDoubtful: true } : {}) };
 }
 
 export async function getReceipt(store: ReadStore, companyId: string, id: string): Promise<ReceiptDoc | null> {

@@ -24,7 +24,7 @@ import {
 import { requireCompany } from '@paperlink/domain/http/context';
 import { validIdParams } from '@paperlink/domain/http/params';
 import {
-  CALENDAR_EVENTS, calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, RECEIPTS, splitViews, TRANSACTIONS,
+  CALENDAR_EVENTS, calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, RECEIPTS, receiptMatchInput, splitViews, TRANSACTIONS,
   type CalendarEventDoc, type MatchDoc, type ReceiptDoc, type TransactionDoc,
 } from '@paperlink/projections';
 
@@ -59,7 +59,7 @@ const BEFORE_DAYS = 10;
 const AFTER_DAYS = 40;
 const shift = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const asReceipt = (d: ReceiptDoc): ReceiptInput => ({ id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId });
+const asReceipt = (d: ReceiptDoc): ReceiptInput => receiptMatchInput(d);
 const asTransaction = (d: TransactionDoc): TransactionInput => ({ id: d._id, amountCents: d.amountCents, date: d.transaction_date, description: d.description, cardHolder: d.userId });
 const asLine = (d: TransactionDoc): SpendLine => ({ id: d._id, userId: d.userId, date: d.transaction_date, description: d.description, amountCents: d.amountCents, category: d.category_name });
 const asRef = (e: CalendarEventDoc): CalendarEventRef => ({ id: e._id, userId: e.userId, summary: e.summary, location: e.location, startDay: e.startDay, endDay: e.endDay });
