@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { invite, registerAccount, settle, startApi, type Account, type Api } from '../support/harness';
 import { BANK_CSV, imageOf, labelledReader, labels } from '../support/labelled-reader';
 
 /**
@@ -19,18 +19,7 @@ interface Truth {
 }
 const truth = JSON.parse(readFileSync(join(BANK_CSV, 'chase.truth.json'), 'utf8')) as Truth;
 
-async function quiet(): Promise<void> {
-  const jobs = api.paperlink.adapters.jobs as { pending?: () => number };
-  let stable = 0;
-  let last = -1;
-  for (let i = 0; i < 300 && stable < 3; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    const head = await api.paperlink.adapters.events.headPosition();
-    const caughtUp = await api.paperlink.runner.waitFor(head, 1000);
-    stable = caughtUp && head === last && (jobs.pending?.() ?? 0) === 0 ? stable + 1 : 0;
-    last = head;
-  }
-}
+const quiet = () => settle(api, { maxMs: 15_000 }).catch(() => undefined);
 
 beforeAll(async () => {
   api = await startApi({}, undefined, { reader: labelledReader() });

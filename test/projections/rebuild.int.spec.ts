@@ -8,7 +8,7 @@ import type { ReceiptReader, ReceiptReading } from '../../infra/src/receipts/ocr
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
 import { SqliteReadStore } from '../../infra/src/readstore/sqlite';
 import { listIndexes } from '../../infra/src/readstore/sqlite-indexes';
-import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { invite, registerAccount, settle, startApi, type Account, type Api } from '../support/harness';
 import { USER_CHECKPOINT_AFTER } from '../../command-api/src/accounts/user-streams';
 import { imageOf, labels } from '../support/labelled-reader';
 
@@ -78,19 +78,7 @@ async function pdfFile(text: string): Promise<Buffer> {
 }
 
 /** Until no job runs, the read models hold the whole log, and the log stops growing. */
-async function quiet(a: Api): Promise<void> {
-  const jobs = a.paperlink.adapters.jobs as { pending?: () => number };
-  let stable = 0;
-  let last = -1;
-  for (let i = 0; i < 600 && stable < 4; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const head = await a.paperlink.adapters.events.headPosition();
-    const caughtUp = await a.paperlink.runner.waitFor(head, 1000);
-    stable = caughtUp && head === last && (jobs.pending?.() ?? 0) === 0 ? stable + 1 : 0;
-    last = head;
-  }
-  if (stable < 4) throw new Error('the product never settled');
-}
+const quiet = (a: Api) => settle(a, { rounds: 4, everyMs: 100 });
 
 let api: Api;
 /** What the read models must say, tracked from the commands alone (not from any projector). */

@@ -29,6 +29,26 @@ export async function startApi(env: Partial<Record<keyof Config, string>> = {}, 
   };
 }
 
+/**
+ * Until no job runs or waits, the read models hold the whole log, and the log stops growing
+ * (`rounds` checks in a row, `everyMs` apart): background jobs (OCR, auto-match) give way to
+ * requests (infra/src/jobs/request-activity.ts), so a test that reads what they write waits here.
+ */
+export async function settle(a: Api, { rounds = 3, everyMs = 50, maxMs = 60_000 } = {}): Promise<void> {
+  const jobs = a.paperlink.adapters.jobs as { pending?: () => number };
+  let stable = 0;
+  let last = -1;
+  const end = performance.now() + maxMs;
+  while (stable < rounds && performance.now() < end) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    const head = await a.paperlink.adapters.events.headPosition();
+    const caughtUp = await a.paperlink.runner.waitFor(head, 1000);
+    stable = caughtUp && head === last && (jobs.pending?.() ?? 0) === 0 ? stable + 1 : 0;
+    last = head;
+  }
+  if (stable < rounds) throw new Error('the product never settled');
+}
+
 export interface Account {
   email: string;
   password: string;
