@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BENCHES: Array<[file: string, what: string]> = [
+const BENCHES: Array<[file: string, what: string, args?: string[]]> = [
   ['eventstore.ts', 'event store appends and read-model rebuild (issue 2)'],
   ['csv-parse.ts', 'bank statement parsing (issue 4)'],
   ['transactions.ts', 'statement import and transaction lists at 100,000 rows (issue 4)'],
@@ -15,7 +15,8 @@ const BENCHES: Array<[file: string, what: string]> = [
   ['ocr-engines.ts', 'OCR engines on train + dev, one worker: tesseract.js against PaddleOCR on ONNX Runtime (PADDLE_OCR_DIR): text error rate, fields, s/receipt, peak memory (issue 12; readings cached in bench/.cache)'],
   ['ocr-prep.ts', 'tesseract.js preparations on receipts-train, one worker: character error rate, fields, s/receipt; the product\'s first + retry readings put together (issue 12, ADR 0019; readings cached in bench/.cache/ocr-prep-*.json)'],
   ['line-reread.ts', 'targeted second reading of the doubtful fields\' lines, train (91) + dev (40), one worker: fields before/after, confident share, s/receipt (issue 12, ADR 0019; line readings cached in bench/.cache/ocr-lines-*.json)'],
-  ['matching.ts', 'matching precision and recall (issue 6)'],
+  ['ocr.ts', 'the same reading pipeline on the 91 train receipts (their fields for the end-to-end matching figure on train; issue 12)', ['--set', 'train']],
+  ['matching.ts', 'matching precision and recall (issue 6); end to end from OCR on dev and on train against their statements (issue 12)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
   ['ai-ledger.ts', 'AI on a ledger: categorisation (grouped CV, seen / new merchants, precision above 0.7), duplicates P/R, recurring series (issue 16)'],
   ['ai-more.ts', 'calendars and advanced matching: iCalendar parsing, trip insights against lines × events, correlation precision / recall on planted trips, ranking in its date window against all transactions (issue 16)'],
@@ -35,16 +36,16 @@ const BENCHES: Array<[file: string, what: string]> = [
 
 const only = process.argv.slice(2);
 let failed = 0;
-for (const [file, what] of BENCHES) {
+for (const [file, what, args = []] of BENCHES) {
   if (only.length > 0 && !only.some((o) => file.startsWith(o))) continue;
   const path = join(import.meta.dirname, file);
   if (!existsSync(path)) {
     console.log(`\n== ${file}: ${what}: not in this checkout yet`);
     continue;
   }
-  console.log(`\n== ${file}: ${what}`);
+  console.log(`\n== ${[file, ...args].join(' ')}: ${what}`);
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path, ...args], { stdio: 'inherit' });
   console.log(`   (${((performance.now() - t) / 1000).toFixed(1)} s)`);
   if (r.status !== 0) failed++;
 }
