@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autoMatch, dayNumber, isoOfDay } from '@paperlink/domain';
-import { RECEIPTS, TRANSACTIONS, transactionsProjection, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
+import { RECEIPTS, receiptsProjection, TRANSACTIONS, transactionsProjection, type ReceiptDoc, type TransactionDoc } from '@paperlink/projections';
 import { EmbeddedReadStore } from '../readstore/embedded';
 import { matchBlock } from './match-block';
 
@@ -63,12 +63,13 @@ describe('the candidate block of a new receipt', () => {
   it('reads its windows of lines by the (companyId, transaction_date, amountCents) index the transactions projection declares', async () => {
     const { store, lines } = await company();
     const hints: unknown[] = [];
+    const receiptHints: unknown[] = [];
     const recording = new Proxy(store, {
       get(target, prop, receiver) {
         if (prop !== 'collection') return Reflect.get(target, prop, receiver) as unknown;
         return (name: string) => {
           const c = target.collection(name);
-          return { ...c, findOne: (f: Parameters<typeof c.findOne>[0]) => c.findOne(f), find: async (...a: Parameters<typeof c.find>) => { if (name === TRANSACTIONS && a[0].amountCents) hints.push(a[1]?.hint); return c.find(...a); } };
+          return { ...c, findOne: (f: Parameters<typeof c.findOne>[0]) => c.findOne(f), find: async (...a: Parameters<typeof c.find>) => { if (name === TRANSACTIONS && a[0].amountCents) hints.push(a[1]?.hint); if (name === RECEIPTS && a[0].$or) receiptHints.push(a[1]?.hint); return c.find(...a); } };
         };
       },
     });
@@ -78,6 +79,11 @@ describe('the candidate block of a new receipt', () => {
     // A few receipts read window by window; many day by day: both by the index.
     await matchBlock(recording, asReceipt, asTransaction)(companyId, { receiptIds: [receipt._id] }, {}, 75);
     await matchBlock(recording, asReceipt, asTransaction)(companyId, { days: [line.transaction_date, isoOfDay(dayNumber(line.transaction_date)! + 40)] }, {}, 75);
+    // A line's receipts (a rejected pair, an edit): by date range and total.
+    await matchBlock(recording, asReceipt, asTransaction)(companyId, { transactionIds: [line._id] }, {}, 75);
+    const byDayAndTotal = ['companyId', 'extracted_date', 'extractedCents'];
+    expect(receiptHints).toEqual([byDayAndTotal]);
+    expect(receiptsProjection.collections[RECEIPTS]).toContainEqual(byDayAndTotal);
     const byDayAndAmount = ['companyId', 'transaction_date', 'amountCents'];
     expect(hints.length).toBeGreaterThan(1);
     for (const h of hints) expect(h).toEqual(byDayAndAmount);

@@ -15,6 +15,8 @@ const SLICE_MS = 5;
  * range spans every year of the company's history.
  */
 const BY_DAY_AND_AMOUNT = { hint: ['companyId', 'transaction_date', 'amountCents'] } as const;
+/** The same for the receipts a line could pay: 64 days of a big company's receipts (3,500) tested by their total in the index (25 -> 0.4 ms). */
+const RECEIPTS_BY_DAY_AND_TOTAL = { hint: ['companyId', 'extracted_date', 'extractedCents'] } as const;
 /** Up to this many receipts, each reads its lines window by window; more read them day by day. */
 const FEW_RECEIPTS = 16;
 
@@ -70,7 +72,7 @@ export function matchBlock(store: ReadStore, asReceipt: (d: ReceiptDoc) => Match
       const found = await receiptsC.find({
         companyId, extracted_date: { $gte: isoOfDay(lo), $lte: isoOfDay(hi) }, ...own,
         ...(totals ? { $or: [{ extractedCents: null }, { extractedCents: { $gte: totals[0], $lte: totals[1] } }] } : {}),
-      });
+      }, RECEIPTS_BY_DAY_AND_TOTAL);
       const iso = isoOfDay(day);
       for (const d of found) {
         const prepared = prepareReceipt(asReceipt(d));

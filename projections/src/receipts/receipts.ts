@@ -63,7 +63,8 @@ export const receiptsProjection: Projection = {
   // 3: revision (the receipt stream's, for ETag / If-Match).
   version: 3,
   // (companyId, extracted_date): the receipts a new card line could pay (auto-match's block, ADR 0021).
-  collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256'], ['companyId', 'extracted_date']] },
+  // (companyId, extracted_date, extractedCents): the receipts a line could pay, by date range and total, from the index alone (match-block.ts).
+  collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256'], ['companyId', 'extracted_date'], ['companyId', 'extracted_date', 'extractedCents']] },
   handles: new Set(['ReceiptUploaded', 'ReceiptProcessingStarted', 'ReceiptRead', 'ReceiptReadFailed', 'ReceiptReprocessRequested', 'ReceiptCorrected', 'ReceiptDeleted', 'MatchConfirmed', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as ReceiptEvent | MatchEvent;
