@@ -73,7 +73,9 @@ browserSuite(NAME, () => {
       const { context, page } = await fresh();
       await signIn(page, ada.email, ada.password);
       await page.waitForURL('**/dashboard');
-      await page.getByTestId('user-menu').click();
+      // The welcome toast is up (top-right): the user menu beside it is still reachable.
+      await expect.poll(() => page.getByText(`Welcome back, ${ada.firstName}!`).isVisible()).toBe(true);
+      await page.getByTestId('user-menu').click({ timeout: 4000 });
       await expect.poll(() => page.getByText('Viewing all company data').isVisible()).toBe(true);
       await page.getByRole('menuitem', { name: 'Logout' }).click();
       await page.waitForURL('**/auth');
