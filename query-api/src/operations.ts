@@ -7,6 +7,7 @@ import { AdvancedMatchBody } from './ai-more/routes';
 import { TransactionListQuery } from './transactions/routes';
 import { AuditExportQuery } from './audit/query';
 import { AsOfQuery, HistoryParams } from './history/routes';
+import { MatchListQuery } from './matches/routes';
 
 const ok = (description: string, content?: Operation['success']['content']) => ({ status: 200 as const, description, ...(content ? { content } : {}) });
 
@@ -36,8 +37,8 @@ export const queryOperations: Operation[] = [
   { method: 'get', path: '/receipts/:id/thumbnail', summary: "A small JPEG of a receipt's first page", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('A JPEG', 'image/jpeg') },
   { method: 'get', path: '/receipts/:id/duplicates', summary: 'Receipts the caller may see that look like the same purchase', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
   { method: 'post', path: '/receipts/:id/duplicate-check', summary: 'Same as GET duplicates', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
-  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches (a non-admin: of their own records)', tags: ['matches'], auth: 'company', query: AsOfQuery, success: ok('Matches') },
-  { method: 'get', path: '/matches/pending', summary: 'Pending matches', tags: ['matches'], auth: 'company', query: AsOfQuery, success: ok('Matches') },
+  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches, best first (a non-admin: of their own records); limit and offset for a slice', tags: ['matches'], auth: 'company', query: MatchListQuery.extend(AsOfQuery.shape), success: ok('Matches') },
+  { method: 'get', path: '/matches/pending', summary: 'Pending matches, best first; limit and offset for a slice', tags: ['matches'], auth: 'company', query: MatchListQuery.extend(AsOfQuery.shape), success: ok('Matches') },
   { method: 'get', path: '/matches/stats', summary: 'Match counts', tags: ['matches'], auth: 'company', success: ok('Counts') },
   { method: 'get', path: '/analytics/dashboard', summary: 'Dashboard figures, activity and categories (an admin: the company; others: their own data)', tags: ['analytics'], auth: 'company', success: ok('Figures') },
   { method: 'get', path: '/analytics/export', summary: "The dashboard's figures for a date range, as CSV or XLSX (same scoping)", tags: ['analytics'], auth: 'company', query: AnalyticsExportQuery, success: ok('The figures', 'file') },

@@ -84,6 +84,24 @@ describe('matches API', () => {
     expect(stats).toMatchObject({ total_matches: withLine.length, confirmed_matches: 0, pending_matches: withLine.length, unmatched_receipts: withLine.length + 1 });
   });
 
+  it('gives a slice of a list, best first, with limit and offset (the dashboard reads ten, not every match)', async () => {
+    const whole = await pending();
+    expect(whole.length).toBeGreaterThan(3);
+    const slice = async (q: Record<string, number | string | undefined>, who = ada) => api.http.get('/api/matches/pending').query(q).set(who.headers());
+    expect((await slice({ limit: 2 })).body).toEqual(whole.slice(0, 2));
+    expect((await slice({ limit: 2, offset: 1 })).body).toEqual(whole.slice(1, 3));
+    expect((await slice({ offset: whole.length })).body).toEqual([]);
+    const both = await all();
+    expect((await api.http.get('/api/matches').query({ limit: 3 }).set(ada.headers())).body).toEqual(both.slice(0, 3));
+    // A member's slice is of their own list only.
+    expect((await slice({ limit: 5 }, bo)).body).toEqual((await pending(bo)).slice(0, 5));
+    for (const bad of [{ limit: 0 }, { limit: 1001 }, { limit: 'ten' }, { offset: -1 }]) {
+      const r = await slice(bad);
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(JSON.stringify(r.body)).toMatch(/limit must be a whole number from 1 to 1000|offset must be a whole number of 0 or more/);
+    }
+  });
+
   it('confirms: the receipt and transaction count it, and a re-run never undoes it', async () => {
     const [row] = await pending();
     expect((await api.http.put(`/api/matches/${row!.id}/confirm`).set(ada.headers())).body).toMatchObject({ message: 'Match confirmed' });

@@ -112,12 +112,39 @@ export async function toMatchViews(store: ReadStore, docs: MatchDoc[]): Promise<
 }
 
 /** Matches a member may see: all for admins; for others those both sides of which are theirs. */
-export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }): Promise<MatchDoc[]> {
-  const docs = await store.collection<MatchDoc>(MATCHES).find({ companyId, status: { $in: statuses } }, { sort: { confidence: -1, suggested_at: -1 } });
-  if (!scope.userId) return docs;
-  const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
-  const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;
-  return docs.filter((d) => receipts.get(d.receiptId)?.userId === scope.userId && txs.get(d.transactionId)?.userId === scope.userId);
+/** Matches read per query while a member's page is gathered (their share of a company's matches may be small). */
+const MEMBER_SCAN = 500;
+
+/**
+ * The matches an admin (scope {}) or a member (both sides theirs) sees, best first. With `page`,
+ * only that slice: the whole list of a company with 100,000 matches is 80,000 rows to read, join
+ * and send (seconds of the request thread); the dashboard wants ten.
+ */
+export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }, page?: { limit: number; offset: number }): Promise<MatchDoc[]> {
+  const c = store.collection<MatchDoc>(MATCHES);
+  const filter = { companyId, status: { $in: statuses } };
+  const sort = { confidence: -1, suggested_at: -1 } as const;
+  const theirs = async (docs: MatchDoc[]) => {
+    const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
+    const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;
+    return docs.filter((d) => receipts.get(d.receiptId)?.userId === scope.userId && txs.get(d.transactionId)?.userId === scope.userId);
+  };
+  if (!page) {
+    const docs = await c.find(filter, { sort });
+    return scope.userId ? theirs(docs) : docs;
+  }
+  if (!scope.userId) return c.find(filter, { sort, skip: page.offset, limit: page.limit });
+  const out: MatchDoc[] = [];
+  let seen = 0;
+  for (let skip = 0; out.length < page.limit; skip += MEMBER_SCAN) {
+    const batch = await c.find(filter, { sort, skip, limit: MEMBER_SCAN });
+    for (const d of await theirs(batch)) {
+      if (seen++ >= page.offset) out.push(d);
+      if (out.length === page.limit) break;
+    }
+    if (batch.length < MEMBER_SCAN) break;
+  }
+  return out;
 }
 
 export async function getMatch(store: ReadStore, companyId: string, id: string): Promise<MatchDoc | null> {

@@ -128,7 +128,7 @@ export const dashboardApi = {
   },
   async lists() {
     const [pending, tx, rc] = await Promise.all([
-      api.get('/matches/pending'),
+      api.get('/matches/pending', { params: { limit: DASHBOARD_ROWS } }),
       api.get('/transactions', { params: { page: 1, limit: DASHBOARD_ROWS, sortBy: 'transaction_date', sortOrder: 'desc' } }),
       api.get('/receipts', { params: { page: 1, limit: DASHBOARD_ROWS, sortBy: 'upload_date', sortOrder: 'desc' } }),
     ]);
