@@ -152,6 +152,48 @@ describe('SQLite read store answers as the embedded store does', () => {
     await writer.close();
   });
 
+  it('does not wait for a recount known to take longer than the wait, and waits for one known to be quick', async () => {
+    const path = file();
+    const writer = new SqliteReadStore(path);
+    let delayMs = 400;
+    /** A store whose recounts take `delayMs` (a million rows' count, here on 3,000). */
+    class SlowCounts extends SqliteReadStore {
+      protected override countOffThread(sql: string, params: unknown[]): Promise<number> {
+        return new Promise((resolve, reject) => setTimeout(() => super.countOffThread(sql, params).then(resolve, reject), delayMs));
+      }
+    }
+    const reader = new SlowCounts(path, { offThreadRows: 100, staleCountWaitMs: 150 });
+    reader.followOtherWriters();
+    await writer.commit(new Map([['t', new Map(Array.from({ length: 3000 }, (_, i) => [`a${i}`, { _id: `a${i}`, c: 'x' } as Doc]))]]), []);
+    await writer.flush();
+    const c = reader.collection('t');
+    expect(await c.count({ c: 'x' })).toBe(3000); // nothing known: waits for the (slow) recount
+    const timed = async () => {
+      const t = performance.now();
+      const n = await c.count({ c: 'x' });
+      return { n, ms: performance.now() - t };
+    };
+    await writer.commit(new Map([['t', new Map([['b', { _id: 'b', c: 'x' } as Doc]])]]), []);
+    await writer.flush();
+    // The last recount took 400 ms, more than the 150 ms wait: the last count at once.
+    const slow = await timed();
+    expect(slow.n).toBe(3000);
+    expect(slow.ms).toBeLessThan(100);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await c.count({ c: 'x' })).toBe(3001);
+    // Recounts quick again: the next count after a commit waits for its recount and is right.
+    delayMs = 0;
+    await writer.commit(new Map([['t', new Map([['b2', { _id: 'b2', c: 'x' } as Doc]])]]), []);
+    await writer.flush();
+    await c.count({ c: 'x' }); // a recount of 0 ms delay is measured
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await writer.commit(new Map([['t', new Map([['b3', { _id: 'b3', c: 'x' } as Doc]])]]), []);
+    await writer.flush();
+    expect(await c.count({ c: 'x' })).toBe(3003);
+    await reader.close();
+    await writer.close();
+  });
+
   it('keeps counts right through inserts, changes and deletes', async () => {
     const s = new SqliteReadStore(file());
     const c = s.collection('t');

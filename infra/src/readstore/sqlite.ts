@@ -211,6 +211,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly lastCounts = new Map<string, Map<string, number>>();
   /** Recounts under way, one per collection and filter. */
   private readonly recounts = new Map<string, Promise<number | undefined>>();
+  /** How long the last recount of each count took (ms): one known to take longer than the wait is not waited for. */
+  private readonly recountMs = new Map<string, number>();
   /** The open group transaction (see commit). */
   private group?: { since: number; docs: number };
   private groupTimer?: NodeJS.Timeout;
@@ -554,7 +556,7 @@ export class SqliteReadStore implements ReadStore {
    * A count on the counting thread's own read connection (sqlite-count.mjs). It sees what is
    * committed, so the open group is committed first.
    */
-  private countOffThread(sql: string, params: unknown[]): Promise<number> {
+  protected countOffThread(sql: string, params: unknown[]): Promise<number> {
     this.commitGroup();
     if (!this.counter) {
       const worker = new Worker(new URL('./sqlite-count.mjs', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
@@ -845,8 +847,11 @@ export class SqliteReadStore implements ReadStore {
         const flight = `${name}\u0000${key ?? sql + JSON.stringify(where.sql.params)}`;
         let recount = this.recounts.get(flight);
         if (!recount) {
+          const started = performance.now();
           recount = this.countOffThread(sql, where.sql.params).then(
             (value) => {
+              if (this.recountMs.size >= 1024) this.recountMs.clear();
+              this.recountMs.set(flight, performance.now() - started);
               const { n: counted, seq: at } = SqliteReadStore.counted(value);
               // Following notices: kept with the commits it includes. Otherwise kept only when
               // nothing was written meanwhile (the writes would be missing from it).
@@ -860,9 +865,13 @@ export class SqliteReadStore implements ReadStore {
           this.recounts.set(flight, recount);
         }
         const last = key === undefined ? undefined : this.lastCounts.get(name)?.get(key);
+        // A recount that took longer than the wait last time will again (1,000,000 rows: 100-250
+        // ms): waiting for it only delays the answer it cannot change (a list during an import,
+        // whose commits drop the kept count, paid the whole wait on every page).
+        const slow = (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
         const counted = last === undefined
           ? await recount
-          : this.staleCountWaitMs <= 0
+          : this.staleCountWaitMs <= 0 || slow
             ? undefined
             : await Promise.race([recount, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.staleCountWaitMs))]);
         if (counted !== undefined) return counted;
