@@ -37,7 +37,7 @@ export const queryOperations: Operation[] = [
   { method: 'get', path: '/receipts/:id/thumbnail', summary: "A small JPEG of a receipt's first page", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('A JPEG', 'image/jpeg') },
   { method: 'get', path: '/receipts/:id/duplicates', summary: 'Receipts the caller may see that look like the same purchase', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
   { method: 'post', path: '/receipts/:id/duplicate-check', summary: 'Same as GET duplicates', tags: ['receipts'], auth: 'company', params: IdParams, success: ok('Duplicates') },
-  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches, best first (a non-admin: of their own records); limit and offset for a slice', tags: ['matches'], auth: 'company', query: MatchListQuery.extend(AsOfQuery.shape), success: ok('Matches') },
+  { method: 'get', path: '/matches', summary: 'Pending and confirmed matches, best first (a non-admin: of their own records); status for one of them, limit and offset for a slice', tags: ['matches'], auth: 'company', query: MatchListQuery.extend(AsOfQuery.shape), success: ok('Matches') },
   { method: 'get', path: '/matches/pending', summary: 'Pending matches, best first; limit and offset for a slice', tags: ['matches'], auth: 'company', query: MatchListQuery.extend(AsOfQuery.shape), success: ok('Matches') },
   { method: 'get', path: '/matches/stats', summary: 'Match counts', tags: ['matches'], auth: 'company', success: ok('Counts') },
   { method: 'get', path: '/analytics/dashboard', summary: 'Dashboard figures, activity and categories (an admin: the company; others: their own data)', tags: ['analytics'], auth: 'company', success: ok('Figures') },

@@ -93,6 +93,15 @@ describe('matches API', () => {
     expect((await slice({ offset: whole.length })).body).toEqual([]);
     const both = await all();
     expect((await api.http.get('/api/matches').query({ limit: 3 }).set(ada.headers())).body).toEqual(both.slice(0, 3));
+    // One list by status (the matches screen's tabs), paged the same way.
+    for (const status of ['pending', 'confirmed'] as const) {
+      const wanted = both.filter((m) => m.user_confirmed === (status === 'confirmed'));
+      expect((await api.http.get('/api/matches').query({ status }).set(ada.headers())).body).toEqual(wanted);
+      expect((await api.http.get('/api/matches').query({ status, limit: 2, offset: 1 }).set(ada.headers())).body).toEqual(wanted.slice(1, 3));
+    }
+    const badStatus = await api.http.get('/api/matches').query({ status: 'rejected' }).set(ada.headers());
+    expect(badStatus.status).toBe(400);
+    expect(JSON.stringify(badStatus.body)).toContain("status must be 'pending' or 'confirmed'");
     // A member's slice is of their own list only.
     expect((await slice({ limit: 5 }, bo)).body).toEqual((await pending(bo)).slice(0, 5));
     for (const bad of [{ limit: 0 }, { limit: 1001 }, { limit: 'ten' }, { offset: -1 }]) {

@@ -12,6 +12,7 @@ const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as Re
  * read it; the dashboard asks for its ten rows.
  */
 export const MatchListQuery = z.object({
+  status: z.enum(['pending', 'confirmed'], { error: "status must be 'pending' or 'confirmed'" }).optional(),
   limit: z.coerce.number({ error: 'limit must be a whole number from 1 to 1000' }).int('limit must be a whole number from 1 to 1000').min(1, 'limit must be a whole number from 1 to 1000').max(1000, 'limit must be a whole number from 1 to 1000').optional(),
   offset: z.coerce.number({ error: 'offset must be a whole number of 0 or more' }).int('offset must be a whole number of 0 or more').min(0, 'offset must be a whole number of 0 or more').max(1_000_000, 'offset must be a whole number of 0 or more').optional(),
 });
@@ -29,7 +30,8 @@ export function matchQueryRouter(live: ReadStore): Router {
   router.get('/matches', company, async (req, res) => {
     const ctx = ctxOf(res);
     const store = readStoreOf(res, live); // the live read models, or the state as of `asOf` (history/as-of.ts)
-    res.json(await toMatchViews(store, await visibleMatches(store, ctx.companyId!, ['pending', 'confirmed'], scopeOf(ctx), pageOf(req.query))));
+    const { status } = MatchListQuery.parse(req.query);
+    res.json(await toMatchViews(store, await visibleMatches(store, ctx.companyId!, status ? [status] : ['pending', 'confirmed'], scopeOf(ctx), pageOf(req.query))));
   });
 
   router.get('/matches/pending', company, async (req, res) => {

@@ -31,9 +31,20 @@ export const DEFAULT_THRESHOLD = 75;
 /** Shared with the dashboard: lib/badges.ts. */
 export { confidenceBadge } from '../../../lib/badges';
 
+/** Rows per page of a match list. */
+export const MATCH_PAGE = 50;
+
+export const MatchCountsSchema = z.object({ pending_matches: z.number(), confirmed_matches: z.number() }).passthrough();
+export type MatchCounts = z.infer<typeof MatchCountsSchema>;
+
 export const matchesApi = {
-  async all() {
-    return z.array(MatchSchema).parse((await api.get('/matches')).data);
+  /** One page of one list, best first (a company's matches run to tens of thousands). */
+  async page(status: 'pending' | 'confirmed', page: number, limit = MATCH_PAGE) {
+    return z.array(MatchSchema).parse((await api.get('/matches', { params: { status, limit, offset: (page - 1) * limit } })).data);
+  },
+  /** How many matches each list holds (GET /matches/stats). */
+  async counts() {
+    return MatchCountsSchema.parse((await api.get('/matches/stats')).data);
   },
   async pending() {
     return z.array(MatchSchema).parse((await api.get('/matches/pending')).data);

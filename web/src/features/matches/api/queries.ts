@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { toast } from 'react-toastify';
 import { useSession } from '../../../lib/session';
@@ -9,14 +9,24 @@ export const matchKeys = { all: (companyId: string | null, userId: string | null
 
 const useKey = () => matchKeys.all(useSession((s) => s.currentCompanyId), useSession((s) => s.user?.id ?? null));
 
-/** GET /matches; a failure toasts 'Error loading matches' and shows empty lists. */
-export function useMatches() {
+/**
+ * One page of one list (GET /matches?status&limit&offset) and both lists' counts (GET
+ * /matches/stats); a failure toasts 'Error loading matches' and shows an empty list.
+ */
+export function useMatchPage(status: 'pending' | 'confirmed', page: number) {
   const key = useKey();
-  const q = useQuery({ queryKey: key, queryFn: matchesApi.all, staleTime: 0 });
+  const q = useQuery({ queryKey: [...key, 'page', status, page], queryFn: () => matchesApi.page(status, page), staleTime: 0, placeholderData: keepPreviousData });
+  const counts = useQuery({ queryKey: [...key, 'counts'], queryFn: matchesApi.counts, staleTime: 0 });
+  const failed = q.isError || counts.isError;
+  const failedAt = Math.max(q.errorUpdatedAt, counts.errorUpdatedAt);
   useEffect(() => {
-    if (q.isError) toast.error('Error loading matches', { toastId: `matches-error-${q.errorUpdatedAt}` });
-  }, [q.isError, q.errorUpdatedAt]);
-  return { matches: q.isError ? [] : q.data, loading: q.isPending && !q.isError };
+    if (failed) toast.error('Error loading matches', { toastId: `matches-error-${failedAt}` });
+  }, [failed, failedAt]);
+  return {
+    matches: q.isError ? [] : q.data,
+    counts: counts.isError ? { pending_matches: 0, confirmed_matches: 0 } : counts.data,
+    loading: q.isPending && !q.isError,
+  };
 }
 
 const DONE = { confirm: 'Match confirmed', reject: 'Match rejected', remove: 'Match deleted' } as const;

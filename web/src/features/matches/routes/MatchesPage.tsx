@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
+import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { formatUsd } from '../../../lib/format';
 import { useCanWrite } from '../../../lib/roles';
-import { confidenceBadge, type Match } from '../api/matches';
-import { useAutoMatchAll, useMatchAction, useMatches, type MatchAction } from '../api/queries';
+import { confidenceBadge, MATCH_PAGE, type Match } from '../api/matches';
+import { useAutoMatchAll, useMatchAction, useMatchPage, type MatchAction } from '../api/queries';
 
 type Tab = 'pending' | 'confirmed';
 
@@ -32,7 +33,10 @@ function AmountComparison({ m }: { m: Match }) {
 /** Spec section 2, /matches: Pending and Confirmed tabs with counts. `rowActions` adds what other features offer on a match (the app passes History). */
 export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNode } = {}) {
   const [tab, setTab] = useState<Tab>('pending');
-  const { matches } = useMatches();
+  // A page per list, kept while the other tab is shown.
+  const [pages, setPages] = useState<Record<Tab, number>>({ pending: 1, confirmed: 1 });
+  const page = pages[tab];
+  const { matches, counts } = useMatchPage(tab, page);
   const action = useMatchAction();
   const autoMatch = useAutoMatchAll();
   // An auditor reviews the matches and their evidence; confirming, rejecting and deleting are writes.
@@ -44,8 +48,12 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
     action.mutate({ m, action: kind });
   };
 
-  const pending = matches?.filter((m) => !m.user_confirmed) ?? [];
-  const confirmed = matches?.filter((m) => m.user_confirmed) ?? [];
+  const pending = tab === 'pending' ? matches ?? [] : [];
+  const confirmed = tab === 'confirmed' ? matches ?? [] : [];
+  const total = (tab === 'pending' ? counts?.pending_matches : counts?.confirmed_matches) ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / MATCH_PAGE));
+  // A decision that empties the last page (or counts that shrank) shows the page before it.
+  if (page > lastPage && counts) setPages((p) => ({ ...p, [tab]: lastPage }));
 
   return (
     <section className="page">
@@ -53,7 +61,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
         <h1>Matches</h1>
         {canWrite && <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>Auto-Match Receipts</button>}
       </div>
-      <Tabs<Tab> label="Match lists" active={tab} onChange={setTab} tabs={[['pending', `Pending (${pending.length})`], ['confirmed', `Confirmed (${confirmed.length})`]]} />
+      <Tabs<Tab> label="Match lists" active={tab} onChange={setTab} tabs={[['pending', `Pending (${counts?.pending_matches ?? 0})`], ['confirmed', `Confirmed (${counts?.confirmed_matches ?? 0})`]]} />
       {!matches ? <Spinner label="Loading matches..." /> : tab === 'pending' ? (
         pending.length === 0 ? <div className="card empty" role="status"><p>No matches waiting for review.</p></div> : (
           <div className="table-scroll">
@@ -101,6 +109,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
           </table>
         </div>
       )}
+      {matches && (matches.length > 0 || page > 1) && <Pagination page={page} pages={lastPage} total={total} onPage={(n) => setPages((p) => ({ ...p, [tab]: n }))} />}
     </section>
   );
 }

@@ -16,11 +16,24 @@ const match = (i: number, confirmed: boolean) => ({ id: `m${i}`, receipt_id: `r$
 
 const show = () => render(<QueryClientProvider client={createQueryClient()}><MatchesPage /><ToastContainer /></QueryClientProvider>);
 
+/** A server holding `list`: GET /matches pages by status, limit and offset; /matches/stats counts. */
+function server(list: () => ReturnType<typeof match>[]) {
+  return vi.spyOn(api, 'get').mockImplementation(((url: string, config?: { params?: { status?: string; limit?: number; offset?: number } }) => {
+    if (url === '/matches/stats') {
+      const all = list();
+      return Promise.resolve({ data: { total_matches: all.length, pending_matches: all.filter((m) => !m.user_confirmed).length, confirmed_matches: all.filter((m) => m.user_confirmed).length, unmatched_receipts: 0, unmatched_transactions: 0 } });
+    }
+    const p = config?.params ?? {};
+    const rows = list().filter((m) => (p.status === 'confirmed' ? m.user_confirmed : !m.user_confirmed));
+    return Promise.resolve({ data: rows.slice(p.offset ?? 0, (p.offset ?? 0) + (p.limit ?? rows.length)) });
+  }) as never);
+}
+
 describe('/matches through TanStack Query', () => {
   it('confirms a pending match, toasts, and loads the lists again', async () => {
     useSession.setState({ user: { id: 'u', email: 'a@x.com', firstName: 'A', lastName: 'B' }, companies: [{ id: 'c', name: 'Acme', role: 'user' }], currentCompanyId: 'c' });
     let confirmed = false;
-    const get = vi.spyOn(api, 'get').mockImplementation((() => Promise.resolve({ data: [match(1, confirmed), match(2, true)] })) as never);
+    const get = server(() => [match(1, confirmed), match(2, true)]);
     const put = vi.spyOn(api, 'put').mockImplementation((() => {
       confirmed = true;
       return Promise.resolve({ data: {} });
@@ -31,7 +44,25 @@ describe('/matches through TanStack Query', () => {
     await screen.findByText('Match confirmed');
     expect(put).toHaveBeenCalledWith('/matches/m1/confirm');
     await screen.findByRole('tab', { name: 'Confirmed (2)' });
-    expect(get).toHaveBeenCalledTimes(2);
+    expect(get).toHaveBeenCalledWith('/matches', { params: { status: 'pending', limit: 50, offset: 0 } });
+  });
+
+  it('reads one page of a list at a time, with the count of the whole list', async () => {
+    useSession.setState({ user: { id: 'u', email: 'a@x.com', firstName: 'A', lastName: 'B' }, companies: [{ id: 'c', name: 'Acme', role: 'admin' }], currentCompanyId: 'c' });
+    const list = Array.from({ length: 120 }, (_, i) => match(i, i >= 110));
+    const get = server(() => list);
+    show();
+    expect(await screen.findByRole('tab', { name: 'Pending (110)' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Confirmed (10)' })).toBeTruthy();
+    expect(await screen.findByTestId('page-info')).toHaveProperty('textContent', 'Page 1 of 3 (110 total)');
+    expect(screen.getAllByRole('button', { name: /^Confirm r/ })).toHaveLength(50);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('button', { name: 'Confirm r50.jpg' });
+    expect(get).toHaveBeenCalledWith('/matches', { params: { status: 'pending', limit: 50, offset: 50 } });
+    expect(screen.queryByRole('button', { name: 'Confirm r0.jpg' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Confirmed (10)' }));
+    await screen.findByRole('button', { name: 'Delete match r110.jpg' });
+    expect(screen.getByTestId('page-info').textContent).toBe('Page 1 of 1 (10 total)');
   });
 
   it('says so when the matches cannot be loaded, and shows empty lists', async () => {
