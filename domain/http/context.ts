@@ -13,6 +13,13 @@ export interface AccessReader {
   session(sessionId: string): Promise<{ userId: string; revoked: boolean; startedAt: string } | null>;
   user(userId: string): Promise<{ sessionsRevokedAt: string | null } | null>;
   membership(companyId: string, userId: string): Promise<Membership | null>;
+  /**
+   * Waits (bounded) until the read models hold every event appended so far; false when they did
+   * not catch up in time. The guard asks only when a session, user or membership is missing, so
+   * that one the read side has not projected yet (the first start after an upgrade rebuilds for
+   * minutes) is answered 503 and a retry, not 401 "session ended" or 403 "not a member".
+   */
+  caughtUp?(): Promise<boolean>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;

@@ -174,7 +174,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     // that reads them is refused (503) when they did not (requireCaughtUp, ADR 0023).
     const bus = new CommandBus(events, (position) => runner.waitFor(position, config.READ_SIDE_WAIT_MS), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
     const hasher = options.hasher ?? new Argon2Hasher();
-    const access = accessReader(readStore);
+    const access = accessReader(readStore, async () => runner.waitFor(await events.headPosition(), config.READ_SIDE_WAIT_MS));
     const views = accountViews(readStore);
     // The language model: the company's primary and fallback hosted models (when a key is set),
     // then the company's own offline categoriser (trained in the worker pool), then "no model".

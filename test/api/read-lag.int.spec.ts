@@ -173,4 +173,34 @@ describe('decisions while the read side is behind', () => {
     expect((await api.http.post('/api/auth/login').send({ email, password: 'Passw0rdOK' })).status).toBe(200);
     expect((await api.http.post('/api/auth/refresh').send({ refreshToken })).status).toBe(200);
   });
+
+  it('a session, or a membership, the read model does not hold yet: 503 and a retry, never 401 "session ended" or 403 "not a member"', async () => {
+    const email = `dee-${randomUUID().slice(0, 8)}@example.com`;
+    const reg = await api.http.post('/api/auth/register').send({ firstName: 'Dee', lastName: 'New', email, password: 'Passw0rdOK', companyName: 'Dee Co' });
+    expect(reg.status).toBe(201);
+    await caughtUp();
+    let session: Record<string, string> = {};
+    let invited: Record<string, string> = {};
+    gate.pause();
+    try {
+      // A new sign-in (its session not projected) and an invitation into Ada's company (its membership not projected).
+      const invite = await api.http.post('/api/companies/current/invite').set(ada.headers()).send({ email: bo.email, role: 'user' });
+      expect(invite.status).toBe(201);
+      invited = bo.headers(ada.companyId);
+      const login = await api.http.post('/api/auth/login').send({ email, password: 'Passw0rdOK' });
+      expect(login.status).toBe(200);
+      session = { authorization: `Bearer ${login.body.accessToken as string}` };
+      expectBehind(await api.http.get('/api/auth/profile').set(session));
+      expectBehind(await api.http.get('/api/transactions').set(invited));
+    } finally {
+      gate.resume();
+    }
+    await caughtUp();
+    expect((await api.http.get('/api/auth/profile').set(session)).status).toBe(200);
+    expect((await api.http.get('/api/transactions').set(invited)).status).toBe(200);
+    // Caught up, a company the caller is not a member of is still refused at once.
+    const other = await api.http.get('/api/transactions').set({ ...session, 'x-company-id': ada.companyId });
+    expect(other.status).toBe(403);
+  });
 });
+
