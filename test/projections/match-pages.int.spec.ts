@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Doc, ReadStore } from '@paperlink/domain';
-import { MATCHES, RECEIPTS, TRANSACTIONS, visibleMatches, type MatchDoc } from '@paperlink/projections';
+import type { Doc, Filter, FindOptions, ReadStore } from '@paperlink/domain';
+import { MATCHES, matchesProjection, RECEIPTS, TRANSACTIONS, visibleMatches, type MatchDoc } from '@paperlink/projections';
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
 import { SqliteReadStore } from '../../infra/src/readstore/sqlite';
 
@@ -32,9 +32,11 @@ async function company(store: ReadStore): Promise<void> {
 describe.each([
   ['memory', () => new EmbeddedReadStore() as ReadStore],
   ['sqlite', () => new SqliteReadStore(join(dir, `s-${Math.random()}.sqlite`)) as ReadStore],
-])('a slice of a match list (%s)', (_name, open) => {
+  ['sqlite with the projection\'s indexes', () => new SqliteReadStore(join(dir, `s-${Math.random()}.sqlite`)) as ReadStore, true],
+])('a slice of a match list (%s)', (_name, open, indexed?: boolean) => {
   it('is the same slice of the whole list, for an admin and for a member', async () => {
     const store = open();
+    if (indexed) await store.ensureIndexes?.(MATCHES, matchesProjection.collections[MATCHES]!);
     await company(store);
     const ids = (d: MatchDoc[]) => d.map((m) => m._id);
     for (const scope of [{}, { userId: 'bo' }]) {
@@ -49,3 +51,34 @@ describe.each([
     await store.close?.();
   });
 });
+
+it('a page of one list is read in order from an index, not sorted from every match of the company (SQLite)', async () => {
+  const store = new SqliteReadStore(join(dir, `plan-${Math.random()}.sqlite`));
+  await store.ensureIndexes(MATCHES, matchesProjection.collections[MATCHES]!);
+  await company(store);
+  // The queries visibleMatches makes, as the store is asked them.
+  const asked: Array<{ filter: Filter; options: FindOptions }> = [];
+  const spy = new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'collection') {
+        return (name: string) => {
+          const c = target.collection(name);
+          return name !== MATCHES ? c : { ...c, find: (filter: Filter, options: FindOptions = {}) => (asked.push({ filter, options }), c.find(filter, options)) };
+        };
+      }
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as ReadStore;
+  for (const status of ['pending', 'confirmed'] as const) {
+    for (const scope of [{}, { userId: 'bo' }]) await visibleMatches(spy, 'c1', [status], scope, { limit: 50, offset: 100 });
+  }
+  expect(asked.length).toBeGreaterThanOrEqual(4);
+  for (const q of asked) {
+    const plan = store.plan(MATCHES, q.filter, q.options)!.join('\n');
+    expect(plan, JSON.stringify(q)).toMatch(/USING (COVERING )?INDEX/);
+    expect(plan, JSON.stringify(q)).not.toMatch(/TEMP B-TREE/);
+  }
+  await store.close();
+});
+

@@ -20,10 +20,16 @@ export interface MatchDoc extends Doc {
   withdrawn_reason: string | null;
 }
 
+/** The index a page of one status's list is read from, best first (visibleMatches). */
+const MATCH_LIST_INDEX = ['companyId', 'status', 'confidence', 'suggested_at'];
+
 export const matchesProjection: Projection = {
   name: 'matches',
   version: 1,
-  collections: { [MATCHES]: [['companyId'], ['companyId', 'status'], ['companyId', 'receiptId'], ['companyId', 'transactionId']] },
+  // (companyId, status, confidence, suggested_at): a page of one list (pending or confirmed), best
+  // first, read from the index in order; without it every match of the status is sorted per page
+  // (at 100,000 matches 110-180 ms a page, 0.05 ms with it; ADR 0029).
+  collections: { [MATCHES]: [['companyId'], ['companyId', 'status'], ['companyId', 'receiptId'], ['companyId', 'transactionId'], MATCH_LIST_INDEX] },
   handles: new Set(['MatchesSuggested', 'MatchesWithdrawn', 'MatchConfirmed', 'MatchRejected', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as MatchEvent;
@@ -122,8 +128,11 @@ const MEMBER_SCAN = 500;
  */
 export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }, page?: { limit: number; offset: number }): Promise<MatchDoc[]> {
   const c = store.collection<MatchDoc>(MATCHES);
-  const filter = { companyId, status: { $in: statuses } };
+  // One status is an equality, so a page is read in order from MATCH_LIST_INDEX.
+  const one = statuses.length === 1;
+  const filter = { companyId, status: one ? statuses[0]! : { $in: statuses } };
   const sort = { confidence: -1, suggested_at: -1 } as const;
+  const hint = one ? { hint: MATCH_LIST_INDEX } : {};
   const theirs = async (docs: MatchDoc[]) => {
     const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
     const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;
@@ -133,11 +142,11 @@ export async function visibleMatches(store: ReadStore, companyId: string, status
     const docs = await c.find(filter, { sort });
     return scope.userId ? theirs(docs) : docs;
   }
-  if (!scope.userId) return c.find(filter, { sort, skip: page.offset, limit: page.limit });
+  if (!scope.userId) return c.find(filter, { sort, skip: page.offset, limit: page.limit, ...hint });
   const out: MatchDoc[] = [];
   let seen = 0;
   for (let skip = 0; out.length < page.limit; skip += MEMBER_SCAN) {
-    const batch = await c.find(filter, { sort, skip, limit: MEMBER_SCAN });
+    const batch = await c.find(filter, { sort, skip, limit: MEMBER_SCAN, ...hint });
     for (const d of await theirs(batch)) {
       if (seen++ >= page.offset) out.push(d);
       if (out.length === page.limit) break;
