@@ -1,5 +1,4 @@
 import type { Decider } from '../core/decider';
-import { skipHeldDuplicates } from '../csv/dedupe';
 import type { ImportedRow } from './transaction';
 
 /** Rows per event: keeps each event well under EventStoreDB's size limit. */
@@ -90,12 +89,6 @@ export interface ImportResult {
 }
 
 /**
- * Decides an import: a file imported before adds nothing; otherwise a row is a duplicate
- * only as many times as the company already holds its date, description and amount (a
- * multiset: identical rows of one statement are all kept). The rest become transactions, in
- * chunks of rows.
- */
-/**
  * The row as an imported row: every field but the dedup key, plus its id. A plain copy loop:
  * object rest and spread cost 3-5 times as much, and a 200,000-row import does it per row.
  */
@@ -106,52 +99,102 @@ function withoutKey(r: CandidateRow, transactionId: string): ImportedRow {
   return row as unknown as ImportedRow;
 }
 
-export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): { events: ImportEvent[]; result: ImportResult } {
+/** An import decided from its rows a part at a time (decideImportInParts). */
+export interface ImportInParts extends Omit<ImportStatementCommand, 'rows' | 'newIds'> {
+  /**
+   * The parsed and assigned rows in file order, a part at a time: each part is read once, in
+   * turn, and not kept, so a caller that makes the next part only when asked (a generator)
+   * never holds more than one part's rows (the staged import, issue 13: 100,000 candidate and
+   * imported rows at once were 80 MB of the writer thread's peak).
+   */
+  parts: Iterable<readonly CandidateRow[]>;
+  /** The id of the next new transaction (asked once per row imported, in row order). */
+  nextId: () => string;
+}
+
+/**
+ * Decides an import: a file imported before adds nothing; otherwise a row is a duplicate
+ * only as many times as the company already holds its date, description and amount (a
+ * multiset: identical rows of one statement are all kept; of the rows sharing a key, the first
+ * ones are the duplicates). The rest become transactions, IMPORT_CHUNK_ROWS to an event, each
+ * `TransactionsImported` event given to `emit` as soon as its rows are known, then the
+ * `StatementImported` one. Returns what the answer says.
+ */
+export function decideImportInParts(cmd: ImportInParts, ledger: LedgerState, emit: (event: ImportEvent) => void): ImportResult {
   const alreadyImported = cmd.fileHash in ledger.fileHashes;
-  const kept: ImportedRow[] = [];
+  const base = { importId: cmd.importId, companyId: cmd.companyId, fileName: cmd.fileName, fileHash: cmd.fileHash, importedBy: cmd.importedBy };
+  /** Rows skipped so far per key: at most what the company holds. */
+  const used = new Map<string, number>();
   const duplicates: ImportResult['duplicates'] = [];
-  const held = new Set(alreadyImported ? cmd.rows : skipHeldDuplicates(cmd.rows, (r) => r.dedupKey, (key) => cmd.existingKeys.get(key) ?? 0).skipped);
-  let nextId = 0;
-  for (const r of cmd.rows) {
-    if (held.has(r)) {
-      duplicates.push({ row: r.row, description: r.description, reason: alreadyImported ? 'This file was imported before' : 'Same date, description and amount as an existing transaction' });
-      continue;
+  const details: ImportResult['userMatching']['details'] = [];
+  let rows = 0;
+  let skipped = 0;
+  let imported = 0;
+  let matched = 0;
+  let unmatched = 0;
+  let adminAssigned = 0;
+  let first = '';
+  let last = '';
+  let chunk: ImportedRow[] = [];
+  for (const part of cmd.parts) {
+    for (const r of part) {
+      rows++;
+      if (r.assignment === 'name_matched') matched++;
+      else if (r.assignment === 'no_match_found' || r.assignment === 'error') unmatched++;
+      else if (r.assignment === 'no_names_provided') adminAssigned++;
+      if (details.length < IMPORT_DETAIL_LIMIT) details.push({ row: r.row, description: r.description, providedName: r.providedName ?? null, assignedTo: r.assignedTo, status: r.assignment });
+      let held = alreadyImported;
+      if (!held) {
+        const count = cmd.existingKeys.get(r.dedupKey) ?? 0;
+        const sofar = used.get(r.dedupKey) ?? 0;
+        if (sofar < count) {
+          used.set(r.dedupKey, sofar + 1);
+          held = true;
+        }
+      }
+      if (held) {
+        skipped++;
+        if (duplicates.length < IMPORT_DETAIL_LIMIT) duplicates.push({ row: r.row, description: r.description, reason: alreadyImported ? 'This file was imported before' : 'Same date, description and amount as an existing transaction' });
+        continue;
+      }
+      const transactionId = cmd.nextId();
+      if (!transactionId) throw new Error('not enough ids for the import');
+      const row = withoutKey(r, transactionId);
+      if (imported++ === 0) first = last = row.date;
+      else if (row.date < first) first = row.date;
+      else if (row.date > last) last = row.date;
+      chunk.push(row);
+      if (chunk.length === IMPORT_CHUNK_ROWS) {
+        emit({ type: 'TransactionsImported', data: { ...base, rows: chunk } });
+        chunk = [];
+      }
     }
-    const transactionId = cmd.newIds[nextId++];
-    if (!transactionId) throw new Error('not enough ids for the import');
-    kept.push(withoutKey(r, transactionId));
   }
-  const matched = cmd.rows.filter((r) => r.assignment === 'name_matched').length;
+  if (chunk.length > 0) emit({ type: 'TransactionsImported', data: { ...base, rows: chunk } });
   const result: ImportResult = {
-    imported: kept.length,
-    skipped: duplicates.length,
-    total: cmd.rows.length + cmd.rowErrors.length,
+    imported,
+    skipped,
+    total: rows + cmd.rowErrors.length,
     rejected: cmd.rowErrors.length,
     alreadyImported,
-    userMatching: {
-      matched,
-      unmatched: cmd.rows.filter((r) => r.assignment === 'no_match_found' || r.assignment === 'error').length,
-      adminAssigned: cmd.rows.filter((r) => r.assignment === 'no_names_provided').length,
-      details: cmd.rows.slice(0, IMPORT_DETAIL_LIMIT).map((r) => ({ row: r.row, description: r.description, providedName: r.providedName ?? null, assignedTo: r.assignedTo, status: r.assignment })),
-    },
+    userMatching: { matched, unmatched, adminAssigned, details },
     rowErrors: cmd.rowErrors.slice(0, IMPORT_DETAIL_LIMIT),
-    duplicates: duplicates.slice(0, IMPORT_DETAIL_LIMIT),
+    duplicates,
   };
-  if (alreadyImported || kept.length === 0) return { events: [], result };
-  const base = { importId: cmd.importId, companyId: cmd.companyId, fileName: cmd.fileName, fileHash: cmd.fileHash, importedBy: cmd.importedBy };
+  if (imported > 0) {
+    emit({
+      type: 'StatementImported',
+      data: { ...base, layout: cmd.layout, totalRows: result.total, imported, skipped, rejected: result.rejected, days: [first, last] },
+    });
+  }
+  return result;
+}
+
+/** decideImport in one part: every row and id given at once (the request thread's small files, tests). */
+export function decideImport(cmd: ImportStatementCommand, ledger: LedgerState): { events: ImportEvent[]; result: ImportResult } {
+  const { rows, newIds, ...rest } = cmd;
   const events: ImportEvent[] = [];
-  let first = kept[0]!.date;
-  let last = first;
-  for (const r of kept) {
-    if (r.date < first) first = r.date;
-    else if (r.date > last) last = r.date;
-  }
-  for (let i = 0; i < kept.length; i += IMPORT_CHUNK_ROWS) {
-    events.push({ type: 'TransactionsImported', data: { ...base, rows: kept.slice(i, i + IMPORT_CHUNK_ROWS) } });
-  }
-  events.push({
-    type: 'StatementImported',
-    data: { ...base, layout: cmd.layout, totalRows: result.total, imported: result.imported, skipped: result.skipped, rejected: result.rejected, days: [first, last] },
-  });
+  let next = 0;
+  const result = decideImportInParts({ ...rest, parts: [rows], nextId: () => newIds[next++]! }, ledger, (e) => events.push(e));
   return { events, result };
 }

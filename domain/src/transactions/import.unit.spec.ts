@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../core/decider';
-import { decideImport, dedupKeyOf, ledgerDecider, type CandidateRow, type ImportEvent, type ImportStatementCommand } from './import';
+import { skipHeldDuplicates } from '../csv/dedupe';
+import { decideImport, decideImportInParts, dedupKeyOf, IMPORT_CHUNK_ROWS, ledgerDecider, type CandidateRow, type ImportEvent, type ImportStatementCommand } from './import';
 
 const line = (row: number, description: string, amountCents: number, date = '2024-05-02'): CandidateRow => ({
   row, date, description, amountCents, assignedTo: 'u1', assignment: 'no_names_provided', dedupKey: dedupKeyOf(date, description, amountCents),
@@ -84,5 +85,71 @@ describe('decideImport: the days auto-match runs over (ADR 0027)', () => {
     const statement = events.find((e) => e.type === 'StatementImported');
     expect(statement?.type === 'StatementImported' && statement.data.days).toEqual(['2024-02-14', '2024-03-31']);
     expect(out.result.imported).toBe(3);
+  });
+});
+
+describe('decideImportInParts: the same decision a part at a time', () => {
+  const rows = (n: number): CandidateRow[] => Array.from({ length: n }, (_, i) => ({
+    ...line(i + 2, `SHOP ${i % 700}`, -100 - (i % 700), `2024-05-${String(1 + (i % 28)).padStart(2, '0')}`),
+    assignment: (['name_matched', 'no_match_found', 'no_names_provided', 'error'] as const)[i % 4]!,
+  }));
+  const command = (all: CandidateRow[], held: Array<[string, number]>, fileHash = 'f'): ImportStatementCommand => ({
+    importId: 'i1', companyId: 'c', importedBy: 'u1', fileName: 'f.csv', fileHash, layout: 'paperlink', rows: all,
+    rowErrors: Array.from({ length: 130 }, (_, i) => ({ row: 5000 + i, reason: 'bad date' })), existingKeys: new Map(held), newIds: all.map((_, i) => `t${i}`),
+  });
+  const inParts = (cmd: ImportStatementCommand, size: number, ledger = { fileHashes: {} as Record<string, string> }) => {
+    const { rows: all, newIds, ...rest } = cmd;
+    const parts: CandidateRow[][] = [];
+    for (let i = 0; i < all.length; i += size) parts.push(all.slice(i, i + size));
+    const events: ImportEvent[] = [];
+    let next = 0;
+    const result = decideImportInParts({ ...rest, parts, nextId: () => newIds[next++]! }, ledger, (e) => events.push(e));
+    return { events, result };
+  };
+
+  it('gives the events and answer of the whole file, whatever the parts (duplicates across part boundaries included)', () => {
+    // 2,500 rows, 700 distinct keys: each key 3-4 times; the company holds some keys 1-3 times.
+    const all = rows(2500);
+    const held: Array<[string, number]> = Array.from({ length: 300 }, (_, k) => [all[k * 2]!.dedupKey, 1 + (k % 3)]);
+    const whole = decideImport(command(all, held), { fileHashes: {} });
+    expect(whole.result.skipped).toBeGreaterThan(300);
+    const imported = whole.result.imported;
+    expect(whole.events.filter((e) => e.type === 'TransactionsImported').map((e) => (e.data as { rows: unknown[] }).rows.length))
+      .toEqual(Array.from({ length: Math.ceil(imported / IMPORT_CHUNK_ROWS) }, (_, i) => Math.min(IMPORT_CHUNK_ROWS, imported - i * IMPORT_CHUNK_ROWS)));
+    // The rows kept are the multiset's (skipHeldDuplicates: of the rows sharing a key, the first ones are the duplicates), in file order.
+    const heldCount = new Map(held);
+    const kept = skipHeldDuplicates(all, (r) => r.dedupKey, (k) => heldCount.get(k) ?? 0).kept;
+    const importedRows = whole.events.flatMap((e) => (e.type === 'TransactionsImported' ? e.data.rows : []));
+    expect(importedRows.map((r) => r.row)).toEqual(kept.map((r) => r.row));
+    expect(importedRows.map((r) => r.transactionId)).toEqual(kept.map((_, i) => `t${i}`));
+    for (const size of [1, 7, 999, 1000, 1001, 2500]) expect(inParts(command(all, held), size)).toEqual(whole);
+  });
+
+  it('a file imported before, or one whose rows are all held, adds nothing in parts either', () => {
+    const all = rows(50);
+    const again = inParts(command(all, [], 'f'), 7, { fileHashes: { f: 'i0' } });
+    expect(again).toEqual(decideImport(command(all, [], 'f'), { fileHashes: { f: 'i0' } }));
+    expect(again.events).toEqual([]);
+    const allHeld: Array<[string, number]> = all.map((r) => [r.dedupKey, 5]);
+    expect(inParts(command(all, allHeld), 7)).toEqual(decideImport(command(all, allHeld), { fileHashes: {} }));
+    expect(inParts(command(all, allHeld), 7).events).toEqual([]);
+  });
+
+  it('gives each event as soon as its rows are decided: the next part is asked for after the event of the rows before it', () => {
+    const all = rows(3000);
+    const emitted: ImportEvent[] = [];
+    const seenWhenAsked: number[] = [];
+    function* parts() {
+      for (let i = 0; i < all.length; i += IMPORT_CHUNK_ROWS) {
+        seenWhenAsked.push(emitted.length);
+        yield all.slice(i, i + IMPORT_CHUNK_ROWS);
+      }
+    }
+    let n = 0;
+    const { newIds: _ids, rows: _rows, ...rest } = command(all, []);
+    decideImportInParts({ ...rest, parts: parts(), nextId: () => `t${n++}` }, { fileHashes: {} }, (e) => emitted.push(e));
+    // Part k is asked for once the k events of the parts before it are out (nothing gathered to the end).
+    expect(seenWhenAsked).toEqual([0, 1, 2]);
+    expect(emitted.map((e) => e.type)).toEqual(['TransactionsImported', 'TransactionsImported', 'TransactionsImported', 'StatementImported']);
   });
 });

@@ -44,6 +44,8 @@ parentPort!.on('message', (message: BulkRequest) => {
     return;
   }
   let answer: BulkAnswer;
+  /** Staged statements whose events this append wrote. */
+  const written = new Set<number>();
   try {
     if (message.kind === 'stage') answer = { id, value: stages.stage(message.bytes, message.options) };
     else if (message.kind === 'decide') answer = { id, value: stages.decide(message.stage, message.input) };
@@ -53,9 +55,17 @@ parentPort!.on('message', (message: BulkRequest) => {
       // Held events get their JSON here, from the staged import they belong to.
       const appends = message.appends.map((a, i) => ({ ...a, events: (lists[i] ?? []).map((e) => (e.staged ? { ...e, json: stages.json(e.staged.stage, e.staged.index) } : e)) }));
       answer = { id, results: store.appendPrepared(appends) };
+      for (const list of lists) for (const e of list) if (e.staged) written.add(e.staged.stage);
     }
   } catch (error) {
     answer = failure(id, error);
   }
   parentPort!.postMessage(answer);
+  // Written: nothing asks for these statements again (a plan is decided again only after an
+  // append that failed), so their rows and JSON go now, not at the request's answer, which
+  // waits for the projections (issue 13: they overlapped the projection's own peak). After this
+  // turn, so that the collection finds nothing of the append still referenced.
+  if (written.size > 0) setImmediate(() => {
+    for (const stage of written) stages.release(stage);
+  });
 });
