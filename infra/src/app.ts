@@ -55,6 +55,7 @@ import { sweepOrphanFiles } from './blobs/sweep';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { CompanyPositions } from './eventstore/company-positions';
+import { companyMemo } from './ai/company-memo';
 import { SqliteEventStore } from './eventstore/sqlite';
 import { carryLegacyMatches, legacyMatchingCompanies } from './eventstore/carry-legacy-matches';
 import { accessReader } from './http/access';
@@ -388,7 +389,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       categories: async (companyId) => (await listMasterItems(readStore, companyId, 'categories')).map((c) => ({ id: c.id, name: c.name })),
       ocr: (bytes) => readFile(bytes),
     }));
-    const aiLearning = { ...aiLearningDeps(readStore, workerPool, bus, categorizers), llm };
+    // Whole-company AI answers (recurring series, match figures) kept until the company's next event.
+    const memo = companyMemo(decisionPosition, () => runner.position);
+    const aiLearning = { ...aiLearningDeps(readStore, workerPool, bus, categorizers), llm, memo };
     api.use(aiLearningRouter(aiLearning));
     api.use(masterDataRouter({
       bus,
@@ -401,7 +404,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
       parsers: cpu.parsers,
     }));
-    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning }));
+    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning, memo }));
     api.use(notFound);
     api.use(errorHandler());
     app.use('/api', api);

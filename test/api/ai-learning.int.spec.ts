@@ -258,4 +258,14 @@ describe('recurring', () => {
     const admins = (await get(ada, '/ai/matching/recurring/patterns').expect(200)).body.patterns as unknown[];
     expect(admins).toHaveLength(1);
   });
+
+  it('the listing is kept until the company changes: the next line of the series is in the next listing', async () => {
+    const verizon = async (who: Account) => ((await get(who, '/ai/matching/recurring/patterns').expect(200)).body.patterns as Array<{ description: string; occurrence_count: number }>).find((p) => p.description === 'VERIZON WRLS 8811');
+    expect((await verizon(benAcc))?.occurrence_count).toBe(4);
+    expect((await verizon(ada))?.occurrence_count).toBe(4);
+    const more = [CSV.split('\n')[0], ben('2025-05-10', 'VERIZON WRLS 8811', '-125.00', 'Telecom')].join('\n');
+    expect((await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(more), 'may.csv')).status).toBe(200);
+    expect((await verizon(benAcc))?.occurrence_count).toBe(5);
+    expect((await verizon(ada))?.occurrence_count).toBe(5);
+  });
 });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   ConflictError,
   NotFoundError,
+  type CompanyMemo,
   type CompanySettings,
   type DuplicateCandidate,
   type DuplicateGroup,
@@ -86,6 +87,8 @@ export interface AiLearningDeps {
   stats(companyId: string, scope: { userId?: string }): Promise<{ total_predictions: number; feedback_total: number; feedback_correct: number }>;
   /** The language-model chain, asked when the company's own model is unsure and a hosted model is chosen. */
   llm?: LanguageModel;
+  /** Whole-company answers kept until the company's next event (recurring series); computed per call when absent. */
+  memo?: CompanyMemo;
 }
 
 export const FeedbackBody = z.object({

@@ -29,7 +29,11 @@ export function recurringRoutes(router: Router, deps: AiLearningDeps): void {
   router.get('/ai/matching/recurring/patterns', member, async (_req, res) => {
     const ctx = ctxOf(res);
     await requireSwitch(ctx.companyId!, null);
-    const patterns = await deps.recurring(recordsOf(await deps.transactions(ctx.companyId!, scopeOf(ctx))));
+    const scope = scopeOf(ctx);
+    // Every transaction in scope is read and examined (seconds at 1,000,000 lines): the answer is
+    // kept until the company's next event.
+    const compute = async () => deps.recurring(recordsOf(await deps.transactions(ctx.companyId!, scope)));
+    const patterns = deps.memo ? await deps.memo(ctx.companyId!, `recurring-patterns:${scope.userId ?? '*'}`, compute) : await compute();
     res.json({ patterns: patterns.map(patternView) });
   });
 }

@@ -62,3 +62,11 @@ export interface ReadStore {
   flush(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * An answer computed from a company's whole read models (recurring series over every
+ * transaction, match figures over every match), kept until the company's next event: `key`
+ * names the answer and its scope; `compute` runs when nothing is kept for the company's
+ * current position. Callers at the same position share one computation.
+ */
+export type CompanyMemo = <T>(companyId: string, key: string, compute: () => Promise<T>) => Promise<T>;

@@ -41,7 +41,7 @@ export interface RecurringOptions {
   minOccurrences?: number;
 }
 
-interface Cadence {
+export interface Cadence {
   frequency: Frequency;
   /** Expected next date from a date. */
   next: (day: number) => number;
@@ -68,7 +68,7 @@ export const CADENCES: readonly Cadence[] = [
   { frequency: 'yearly', next: (d) => addMonths(d, 12), tolerance: 5 },
 ];
 
-interface Item {
+export interface Item {
   r: RecurringRecord;
   day: number;
   abs: number;
@@ -82,21 +82,54 @@ function median(xs: number[]): number {
 
 const close = (a: number, b: number, tol: number): boolean => Math.abs(a - b) <= tol * Math.max(a, b);
 
-/** Longest chain of items at the cadence (dynamic programming over date order). */
-function longestChain(items: Item[], cadence: Cadence, tol: number): Item[] {
-  const len = new Array<number>(items.length).fill(1);
-  const prev = new Array<number>(items.length).fill(-1);
-  for (let i = 0; i < items.length; i++) {
+/**
+ * Candidates tried per posting. A merchant with more postings than this within a few days of one
+ * period after another (a dense one: two or three a day and more) is tried on the nearest ones only; such
+ * a merchant's look-alike amounts are strays that rule out a series anyway (detectRecurringPatterns).
+ */
+export const PREDECESSORS = 32;
+
+
+/**
+ * Longest chain of items at the cadence (dynamic programming over date order). An item can only
+ * follow one whose next date falls within twice the cadence's tolerance of its own day (both
+ * conditions below need that), and the next date rises with the day, so the candidates of each
+ * item are one window of the date order, found with two pointers: work per item is the
+ * merchant's postings of a few days, not all before it (a merchant with 50,000 postings over
+ * five years took minutes, one request's worth of a pool worker and more). The window is tried
+ * in the same order as a scan of every earlier item, so the chain is the same whenever a window
+ * holds at most PREDECESSORS postings.
+ */
+export function longestChain(items: readonly Item[], cadence: Cadence, tol: number): Item[] {
+  const n = items.length;
+  const len = new Array<number>(n).fill(1);
+  const prev = new Array<number>(n).fill(-1);
+  // Next dates by day (a merchant's postings share a few thousand days; addMonths builds Dates).
+  const byDay = new Map<number, number>();
+  const next = items.map((x) => {
+    let d = byDay.get(x.day);
+    if (d === undefined) byDay.set(x.day, (d = cadence.next(x.day)));
+    return d;
+  });
+  let lo = 0;
+  let mid = 0;
+  for (let i = 0; i < n; i++) {
     const it = items[i] as Item;
-    for (let j = 0; j < i; j++) {
+    while (lo < i && (next[lo] as number) < it.day - 2 * cadence.tolerance) lo++;
+    // At most PREDECESSORS candidates, those whose next date is nearest the item's day.
+    if (mid < lo) mid = lo;
+    while (mid < i && (next[mid] as number) < it.day) mid++;
+    const from = Math.max(lo, mid - PREDECESSORS / 2);
+    for (let j = from, seen = 0; j < i && seen < PREDECESSORS; j++, seen++) {
+      if ((next[j] as number) > it.day + 2 * cadence.tolerance) break;
       const jt = items[j] as Item;
       // Within the tolerance of one period after the previous occurrence, or (a date early one
       // period and late the next) within it of two periods after the one before.
-      const miss = Math.abs(cadence.next(jt.day) - it.day);
+      const miss = Math.abs((next[j] as number) - it.day);
       if (miss > cadence.tolerance) {
         const p = prev[j] ?? -1;
         const pt = items[p];
-        if (miss > 2 * cadence.tolerance || pt === undefined || Math.abs(cadence.next(cadence.next(pt.day)) - it.day) > cadence.tolerance) continue;
+        if (pt === undefined || Math.abs(cadence.next(next[p] as number) - it.day) > cadence.tolerance) continue;
       }
       if (!close(jt.abs, it.abs, tol)) continue;
       if ((len[j] ?? 1) + 1 > (len[i] ?? 1)) {
@@ -106,9 +139,9 @@ function longestChain(items: Item[], cadence: Cadence, tol: number): Item[] {
     }
   }
   let end = 0;
-  for (let i = 1; i < items.length; i++) if ((len[i] ?? 0) > (len[end] ?? 0)) end = i;
+  for (let i = 1; i < n; i++) if ((len[i] ?? 0) > (len[end] ?? 0)) end = i;
   const chain: Item[] = [];
-  for (let i = items.length > 0 ? end : -1; i >= 0; i = prev[i] ?? -1) chain.unshift(items[i] as Item);
+  for (let i = n > 0 ? end : -1; i >= 0; i = prev[i] ?? -1) chain.unshift(items[i] as Item);
   return chain;
 }
 
