@@ -29,6 +29,9 @@ describe('the worker pool', () => {
   it('stops a task past its time limit, and the pool goes on with a new worker', async () => {
     const error = await pool.run('spin', { ms: 5_000 }, { timeoutMs: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);
+    // Work over the company's records is not a file someone sent: 503, not "send a smaller file".
+    expect(error).toMatchObject({ status: 503, code: 'analysis_too_long' });
+    expect(new TaskTimeoutError(60, 'statement')).toMatchObject({ status: 422, code: 'file_too_complex' });
     expect(await pool.run('spin', { ms: 1 })).toMatchObject({ spun: 1 });
   });
 

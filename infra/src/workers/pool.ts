@@ -47,9 +47,17 @@ interface Slot {
 const ENTRY = new URL('./entry.mjs', import.meta.url);
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** Tasks that read a file someone sent: past the limit the file is what is too much. */
+const FILE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['statement', 'masterData', 'checkPdf', 'pdfText', 'renderPdf', 'thumbnail', 'printCopy', 'receiptFields', 'receiptRereadLines', 'calendar']);
+
+/**
+ * A task stopped at its time limit: 422 `file_too_complex` for a file someone sent, 503
+ * `analysis_too_long` for work over the company's own records (nothing to change in a request).
+ */
 export class TaskTimeoutError extends AppError {
-  constructor(seconds: number) {
-    super(422, 'file_too_complex', `This file took longer than ${seconds} s to read, so it was stopped. Send a simpler or smaller file.`);
+  constructor(seconds: number, task?: TaskName) {
+    if (task === undefined || FILE_TASKS.has(task)) super(422, 'file_too_complex', `This file took longer than ${seconds} s to read, so it was stopped. Send a simpler or smaller file.`);
+    else super(503, 'analysis_too_long', `This analysis took longer than ${seconds} s, so it was stopped. Try again later, or narrow it down.`);
   }
 }
 
@@ -151,7 +159,7 @@ export class WorkerPool {
     current.timer = setTimeout(() => {
       if (slot.current !== current) return;
       slot.current = undefined;
-      current.reject(new TaskTimeoutError(Math.round(current.timeoutMs / 1000)));
+      current.reject(new TaskTimeoutError(Math.round(current.timeoutMs / 1000), current.task));
       this.retire(slot);
     }, current.timeoutMs);
     void this.send(slot, current);
