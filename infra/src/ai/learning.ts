@@ -31,6 +31,28 @@ const UNTRAINED: Trained = { model: { linear: null, trainedOn: 0, calibration: n
 /** The newest categorised lines a company's model learns from. */
 const MAX_TRAINING_LINES = 20_000;
 
+/** Lines read per call while the newest categorised ones are gathered. */
+const TRAINING_PAGE = 2_000;
+
+/**
+ * The company's newest MAX_TRAINING_LINES categorised lines, oldest first, read newest first from
+ * the (companyId, transaction_date) index a page per turn of the event loop. Reading every line
+ * and sorting them here held the request thread for 0.5 s and more at 1,000,000 lines.
+ */
+export async function newestLabelled(store: ReadStore, companyId: string, max = MAX_TRAINING_LINES, pageSize = TRAINING_PAGE): Promise<LabelledLine[]> {
+  const c = store.collection<TransactionDoc>(TRANSACTIONS);
+  const out: LabelledLine[] = [];
+  for (let skip = 0; out.length < max; skip += pageSize) {
+    const page = await c.find({ companyId }, { sort: { transaction_date: -1 }, skip, limit: pageSize, hint: ['companyId', 'transaction_date'] });
+    for (const d of page) {
+      if (d.category_name && out.length < max) out.push({ description: d.description, amountCents: d.amountCents, categoryId: d.category_name });
+    }
+    if (page.length < pageSize) break;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out.reverse();
+}
+
 interface Trained {
   model: CategorizerModel;
   memory: PayeeMemory;
@@ -54,9 +76,7 @@ export class CompanyCategorizers {
 
   private async train(companyId: string): Promise<Trained> {
     const count = await this.count(companyId);
-    const lines = await findInPages(this.store.collection<TransactionDoc>(TRANSACTIONS), { companyId }, (d) => (d.category_name ? { description: d.description, amountCents: d.amountCents, categoryId: d.category_name, date: d.transaction_date } : null));
-    const labelled = lines.filter((l): l is LabelledLine & { date: string } => l !== null).sort((a, b) => a.date.localeCompare(b.date)).slice(-MAX_TRAINING_LINES)
-      .map(({ description, amountCents, categoryId }) => ({ description, amountCents, categoryId }));
+    const labelled = await newestLabelled(this.store, companyId);
     const names = [...new Set(labelled.map((l) => l.categoryId))];
     const master = await listMasterItems(this.store, companyId, 'categories');
     const categories = [...new Set([...names, ...master.map((m) => m.name)])].map((n) => ({ id: n, name: n }));
