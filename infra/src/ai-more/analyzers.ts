@@ -37,7 +37,8 @@ export function learningAnalyzers(learning: Learning, settingsOf: (companyId: st
     async duplicateAnalysis(ctx, id) {
       if (!(await settingsOf(ctx.companyId!)).duplicateDetection) throw new ConflictError("Duplicate detection is switched off in this company's settings.", 'duplicate_detection_disabled');
       const t = await transactionOf(ctx, id);
-      const all = await learning.transactions(ctx.companyId!, scopeOf(ctx));
+      // Only lines of the same amount can be the same charge: read those, not every line in scope.
+      const all = await learning.transactions(ctx.companyId!, scopeOf(ctx), t.amountCents);
       const candidate = (x: typeof t): DuplicateCandidate => ({ id: x.id, date: x.date, amountCents: x.amountCents, description: x.description, ownerId: x.userId });
       const target = candidate(t);
       const sameAmount = all.filter((x) => x.id !== id && x.amountCents === t.amountCents).map(candidate);
