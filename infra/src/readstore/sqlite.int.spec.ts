@@ -130,6 +130,44 @@ describe('SQLite read store answers as the embedded store does', () => {
     await s.close();
   });
 
+  it('counts a few matches of an indexed equality itself, without waiting for the counting thread', async () => {
+    let offThread = 0;
+    class CountedCounts extends SqliteReadStore {
+      protected override countOffThread(sql: string, params: unknown[]): Promise<number> {
+        offThread++;
+        return super.countOffThread(sql, params);
+      }
+    }
+    const s = new CountedCounts(file(), { offThreadRows: 100 });
+    await s.ensureIndexes('t', [['c', 'u', 'n']]);
+    const c = s.collection('t');
+    // 3,000 rows of company x: 2,995 of user a, 5 of user b.
+    await s.commit(new Map([['t', new Map(Array.from({ length: 3000 }, (_, i) => [`r${i}`, { _id: `r${i}`, c: 'x', u: i % 600 === 0 ? 'b' : 'a', n: i }]))]]), []);
+    expect(await c.count({ c: 'x', u: 'b' })).toBe(5);
+    expect(await c.count({ c: 'x', u: 'nobody' })).toBe(0);
+    expect(offThread).toBe(0);
+    // More matches than a small count, or a filter the index does not select by equalities: the counting thread.
+    expect(await c.count({ c: 'x', u: 'a' })).toBe(2995);
+    expect(offThread).toBe(1);
+    expect(await c.count({ c: 'x', n: { $lt: 10 } })).toBe(10);
+    expect(offThread).toBe(2);
+    // Kept through writes like any count.
+    await s.commit(new Map([['t', new Map([['r-new', { _id: 'r-new', c: 'x', u: 'b', n: 1 }]])]]), []);
+    expect(await c.count({ c: 'x', u: 'b' })).toBe(6);
+    await s.close();
+  });
+
+  it('reads a sorted page from the index that pins the most equalities of the filter', async () => {
+    const s = new SqliteReadStore(file());
+    await s.ensureIndexes('t', [['c', 'd'], ['c', 'u', 'd']]);
+    await s.commit(new Map([['t', new Map(Array.from({ length: 400 }, (_, i) => [`r${i}`, { _id: `r${i}`, c: 'x', u: i % 100 === 0 ? 'b' : 'a', d: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}` }]))]]), []);
+    const options = { sort: { d: -1 as const }, limit: 3 };
+    // Both indexes read the order; only the second selects user b's rows without reading the others.
+    expect(s.plan('t', { c: 'x', u: 'b' }, options)!.join('\n')).toMatch(/USING (COVERING )?INDEX \S+ \(<expr>=\? AND <expr>=\?\)/);
+    expect((await s.collection('t').find({ c: 'x', u: 'b' }, options)).map((d) => d._id)).toEqual(['r300', 'r100', 'r200']);
+    await s.close();
+  });
+
   it('following another writer, a big count not back in time answers the last known one, and the recount replaces it', async () => {
     const path = file();
     const writer = new SqliteReadStore(path);

@@ -15,6 +15,8 @@ import { BulkRows } from './sqlite-bulk';
 const CHUNK_DOCS = 500;
 /** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page. */
 const KEPT_COUNTS = 16;
+/** Counts up to this many are read on the request thread from the index of their equalities (smallCount). */
+const SMALL_COUNT = 2_000;
 /** How long a count waits for its recount before answering with the last known one (see lastCounts). */
 const STALE_COUNT_WAIT_MS = 50;
 /** Following commit notices: a deep page is read from an anchor at most this many rows before it (see anchoredIds). */
@@ -427,13 +429,18 @@ export class SqliteReadStore implements ReadStore {
     const keys = Object.keys(sort ?? {});
     if (keys.length === 0) return '';
     const pinned = new Set(Object.entries(filter).filter(([k, v]) => !k.startsWith('$') && (typeof v === 'string' || typeof v === 'number')).map(([k]) => k));
+    // Of the indexes that read the order, the one that pins the most equalities: a member's
+    // receipts by upload date are read from (companyId, userId, upload_date), not from the
+    // company's (companyId, upload_date) filtered row by row (100,000 entries for a member with
+    // none: 76 ms a page).
+    let best: { fields: string[]; at: number } | undefined;
     for (const fields of t.indexes) {
       if (t.pending.includes(fields)) continue;
       let at = 0;
       while (at < fields.length && pinned.has(fields[at]!)) at++;
-      if (at < fields.length && fields[at] === keys[0]) return ` INDEXED BY "${this.indexName(t, fields)}"`;
+      if (at < fields.length && fields[at] === keys[0] && (!best || at > best.at)) best = { fields, at };
     }
-    return '';
+    return best ? ` INDEXED BY "${this.indexName(t, best.fields)}"` : '';
   }
 
   /** `INDEXED BY` the index a query names by its fields (FindOptions.hint), when the table has it built. */
@@ -842,6 +849,14 @@ export class SqliteReadStore implements ReadStore {
       const sql = this.countSql(t, where.sql.sql);
       const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
       if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
+        // A few matches (a member's receipts in a company of 100,000) are counted here, from the
+        // index their equalities select, reading at most SMALL_COUNT + 1 entries: sent to the
+        // counting thread they waited behind a big table's recount (90-110 ms a page during jobs).
+        const small = this.smallCount(t, filter, where.sql);
+        if (small !== undefined) {
+          this.keepCount(t, filter, small.n, small.seq);
+          return small.n;
+        }
         const writes = t.writes;
         const key = filterKey(filter);
         const flight = `${name}\u0000${key ?? sql + JSON.stringify(where.sql.params)}`;
@@ -890,6 +905,26 @@ export class SqliteReadStore implements ReadStore {
     }
     this.keepCount(t, filter, n, seq);
     return n;
+  }
+
+  /**
+   * The count of a filter made only of equalities on the first fields of a built index, when it is
+   * at most SMALL_COUNT: read from that index with a limit, so the work is bounded whatever the
+   * table's size. Undefined when the filter is not of that shape or has more matches.
+   */
+  private smallCount(t: Table, filter: Filter, where: { sql: string; params: unknown[] }): { n: number; seq?: number } | undefined {
+    const keys = Object.keys(filter);
+    if (keys.length === 0 || !keys.every((k) => !k.startsWith('$') && (typeof filter[k] === 'string' || typeof filter[k] === 'number'))) return undefined;
+    const pinned = new Set(keys);
+    const index = t.indexes.find((fields) => !t.pending.includes(fields) && fields.length >= pinned.size && fields.slice(0, pinned.size).every((f) => pinned.has(f)));
+    if (!index) return undefined;
+    const inner = `SELECT count(*) FROM (SELECT 1 FROM ${t.sql} INDEXED BY "${this.indexName(t, index)}" WHERE ${where.sql} LIMIT ${SMALL_COUNT + 1})`;
+    try {
+      const got = SqliteReadStore.counted(this.stmt(this.notices ? `SELECT json_array((${inner}), ${SEQ_SQL})` : inner).pluck().get(...where.params));
+      return got.n <= SMALL_COUNT ? got : undefined;
+    } catch {
+      return undefined; // the index cannot answer this filter as compiled: count as before
+    }
   }
 
   /** A page (and, when asked, the number of all matches). */
