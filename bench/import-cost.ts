@@ -52,6 +52,26 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
+/** Resident memory of a process now and its peak (VmRSS, VmHWM from /proc), in MB. */
+function memory(pid: number): { rssMb: number; hwmMb: number } {
+  const st = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { rssMb: Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0) / 1024, hwmMb: Number(/VmHWM:\s+(\d+)/.exec(st)?.[1] ?? 0) / 1024 };
+}
+
+/**
+ * Starts the peak (VmHWM) of a process afresh at its current resident size (Linux: `5` to
+ * /proc/<pid>/clear_refs), so the peak read later is the import's, not the start's. False when
+ * not permitted: the peak then includes the start, and the sampled peak is the figure.
+ */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** CPU seconds of a process, every thread (utime + stime from /proc). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -63,6 +83,9 @@ interface Child {
   proc: ChildProcess;
   base: string;
 }
+
+/** Servers this bench stops itself (their exit is not reported). */
+const stopping = new Set<ChildProcess>();
 
 function startChild(dir: string): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
@@ -78,12 +101,17 @@ function startChild(dir: string): Promise<Child> {
       const m = /listening on (http:\/\/localhost:\d+)/.exec(out);
       if (m) resolve({ proc, base: `${m[1]!.replace('localhost', '127.0.0.1')}/api` });
     });
-    proc.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+    proc.once('exit', (code, signal) => {
+      reject(new Error(`server exited (${code}):\n${out}`));
+      // An exit the bench did not ask for (a crash, a signal from elsewhere) says how and what the server said last.
+      if (!stopping.has(proc)) console.error(`server exited unasked (code ${code}, signal ${signal}); its last output:\n${out.slice(-4000)}`);
+    });
   });
 }
 
 async function stopChild(child: Child): Promise<void> {
   if (child.proc.exitCode !== null) return;
+  stopping.add(child.proc);
   await new Promise<void>((resolve) => {
     child.proc.once('exit', () => resolve());
     child.proc.kill('SIGTERM');
@@ -238,6 +266,8 @@ const work = mkdtempSync(join(tmpdir(), 'paperlink-import-cost-'));
 const KEEP = process.env.IMPORT_COST_DATA;
 /** IMPORT_COST_SERVER=0: the in-process stages only. */
 const SERVER = process.env.IMPORT_COST_SERVER !== '0';
+/** IMPORT_COST_STAGES=0: the server end to end only (no in-process stages). */
+const STAGES = process.env.IMPORT_COST_STAGES !== '0';
 let child: Child | undefined;
 try {
   const dir = join(work, 'live');
@@ -283,8 +313,8 @@ try {
   row('raw insert of the same rows (s, median of 3)', s(raw), `CPU ${s(rawCpu)} s; JSON documents, id TEXT PRIMARY KEY, one transaction, WAL, synchronous=FULL; load ${load()}`);
 
   // 2. In process.
-  console.log('\n  stages in process (a copy of the folder, the checkout\'s functions one after another):');
-  const stages = await stagesInProcess(copy, csv, companyId, kept.admin);
+  if (STAGES) console.log('\n  stages in process (a copy of the folder, the checkout\'s functions one after another):');
+  const stages = STAGES ? await stagesInProcess(copy, csv, companyId, kept.admin) : [];
   let sum = 0;
   let sumCpu = 0;
   for (const [label, ms, note, cpu] of stages) {
@@ -294,7 +324,7 @@ try {
     }
     row(`  ${label} (s)`, s(ms), `CPU ${s(cpu)} s${note ? `; ${note}` : ''}`);
   }
-  row('  sum of the stages (s)', s(sum), `${(sum / raw).toFixed(2)} x the raw insert; CPU ${s(sumCpu)} s, ${(sumCpu / rawCpu).toFixed(2)} x the raw insert's CPU; load ${load()}`);
+  if (STAGES) row('  sum of the stages (s)', s(sum), `${(sum / raw).toFixed(2)} x the raw insert; CPU ${s(sumCpu)} s, ${(sumCpu / rawCpu).toFixed(2)} x the raw insert's CPU; load ${load()}`);
   rmSync(copy, { recursive: true, force: true });
 
   if (SERVER) {
@@ -307,6 +337,18 @@ try {
     const watcher = new Database(dataDir(dir).eventsFile, { readonly: true, fileMustExist: true });
     const claimed = watcher.prepare<[number], { p: number | null }>("SELECT MAX(position) AS p FROM events WHERE position > ? AND type = 'StatementImported'");
     const headPos = (watcher.prepare('SELECT MAX(position) AS p FROM events').get() as { p: number }).p;
+    // Memory (issue 13: <= 1.5 GB resident; the import's peak is what makes a small machine swap).
+    await sleep(1000);
+    const memBefore = memory(pid);
+    const peakReset = resetPeak(pid);
+    let sampledPeak = memBefore.rssMb;
+    const sampler = setInterval(() => {
+      try {
+        sampledPeak = Math.max(sampledPeak, memory(pid).rssMb);
+      } catch {
+        // gone
+      }
+    }, 50);
     const cpu0 = cpuSeconds(pid);
     const t0 = performance.now();
     const marks: Array<[string, number, number]> = [];
@@ -344,6 +386,8 @@ try {
       last = now;
     }
     marks.push(['settled (server CPU idle: auto-match of the block done)', performance.now() - t0 - 500, cpuSeconds(pid)]);
+    clearInterval(sampler);
+    const memAfter = memory(pid);
     watcher.close();
     let prevCpu = cpu0;
     let prevT = 0;
@@ -357,11 +401,15 @@ try {
     row(`import of ${fmt(imported)} rows, end to end: listed / raw insert`, (listed / raw).toFixed(2), `target <= 2 x; answered / raw ${(answered / raw).toFixed(2)}; settled / raw ${(settled / raw).toFixed(2)}`);
     // On a loaded machine wall times mostly measure the wait for a core: the CPU spent is steadier.
     const listedCpu = marks.find(([l]) => l.startsWith('rows listed'))![2] - cpu0;
+    row('  server resident memory before the import: VmRSS / VmHWM since start (MB)', `${fmt(memBefore.rssMb)} / ${fmt(memBefore.hwmMb)}`, 'after the start and catch-up');
+    row('  server peak during the import: VmHWM (MB)', fmt(peakReset ? memAfter.hwmMb : sampledPeak), `${peakReset ? 'peak reset before the request (clear_refs)' : 'not resettable: sampled every 50 ms'}; sampled ${fmt(sampledPeak)}; target <= 1,536 resident`);
+    row('  server resident memory when settled: VmRSS (MB)', fmt(memAfter.rssMb));
     row('  server CPU until listed / the raw insert\'s CPU', (listedCpu / (rawCpu / 1000)).toFixed(2), `${listedCpu.toFixed(2)} CPU s against ${s(rawCpu)} s`);
   }
   console.log(`  load average after: ${load()}`);
 } finally {
   if (child) {
+    stopping.add(child.proc);
     child.proc.kill('SIGKILL');
     await new Promise((r) => child!.proc.once('exit', r));
   }
