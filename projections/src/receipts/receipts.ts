@@ -64,7 +64,9 @@ export const receiptsProjection: Projection = {
   version: 3,
   // (companyId, extracted_date): the receipts a new card line could pay (auto-match's block, ADR 0021).
   // (companyId, extracted_date, extractedCents): the receipts a line could pay, by date range and total, from the index alone (match-block.ts).
-  collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256'], ['companyId', 'extracted_date'], ['companyId', 'extracted_date', 'extractedCents']] },
+  // (companyId, receipt_date): the receipts of a date window (advanced matching of a line, the list's date filter);
+  // without it a window read the company's receipts row by row (200 ms of the request thread at 100,000).
+  collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256'], ['companyId', 'extracted_date'], ['companyId', 'extracted_date', 'extractedCents'], ['companyId', 'receipt_date']] },
   handles: new Set(['ReceiptUploaded', 'ReceiptProcessingStarted', 'ReceiptRead', 'ReceiptReadFailed', 'ReceiptReprocessRequested', 'ReceiptCorrected', 'ReceiptDeleted', 'MatchConfirmed', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as ReceiptEvent | MatchEvent;
