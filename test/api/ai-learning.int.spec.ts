@@ -267,5 +267,12 @@ describe('recurring', () => {
     expect((await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(more), 'may.csv')).status).toBe(200);
     expect((await verizon(benAcc))?.occurrence_count).toBe(5);
     expect((await verizon(ada))?.occurrence_count).toBe(5);
+    // The series of one line, from the same kept answer: the new line is in it.
+    const list = await api.http.get('/api/transactions').query({ limit: '500' }).set(ada.headers()).expect(200);
+    const may = (list.body.transactions as Array<{ id: string; transaction_date: string; description: string }>).find((t) => t.transaction_date === '2025-05-10' && t.description === 'VERIZON WRLS 8811')!;
+    const detected = await post(benAcc, `/ai/recurring/detect/${may.id}`).expect(200);
+    expect(detected.body).toMatchObject({ hasPattern: true, frequency: 'monthly' });
+    expect(detected.body.pattern.occurrence_count).toBe(5);
+    expect((await post(benAcc, `/ai/recurring/detect/${id('2025-05-01', 'STARBUCKS 3321')}`).expect(200)).body.hasPattern).toBe(false);
   });
 });

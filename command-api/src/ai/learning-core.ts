@@ -109,6 +109,18 @@ export const BatchBody = z.object({
 export const ASK_MODEL_BELOW = 0.7;
 
 export const scopeOf = (ctx: RequestContext): { userId?: string } => (ctx.role === 'admin' ? {} : { userId: ctx.userId! });
+
+/**
+ * Every recurring series among the transactions in scope. Reading every line in scope is what it
+ * costs (seconds at 1,000,000 lines), so with a memo the answer is kept until the company's next
+ * event and serves the listing, the series of one line and the comprehensive analysis alike (a
+ * merchant's series do not depend on the other merchants' lines, so they are the same as when
+ * only that merchant's are examined).
+ */
+export async function recurringInScope(deps: Pick<AiLearningDeps, 'transactions' | 'recurring' | 'memo'>, companyId: string, scope: { userId?: string }): Promise<RecurringPattern[]> {
+  const compute = async () => deps.recurring((await deps.transactions(companyId, scope)).map((t) => ({ id: t.id, date: t.date, amountCents: t.amountCents, description: t.description, categoryName: t.categoryName })));
+  return deps.memo ? deps.memo(companyId, `recurring-patterns:${scope.userId ?? '*'}`, compute) : compute();
+}
 export const mine = (ctx: RequestContext, ownerId: string): boolean => ctx.role === 'admin' || ownerId === ctx.userId;
 export const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
 /** A group's id follows from its kind and members (a UUID version 8, RFC 9562): detecting it again records nothing new. */

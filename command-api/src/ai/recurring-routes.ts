@@ -4,7 +4,7 @@
 import type { Router } from 'express';
 import { merchantKey, type RecurringRecord } from '@paperlink/domain';
 import { ctxOf, requireCompany } from '../http/context';
-import { guards, patternView, scopeOf, type AiLearningDeps, type AiTransaction } from './learning-core';
+import { guards, patternView, recurringInScope, scopeOf, type AiLearningDeps, type AiTransaction } from './learning-core';
 
 export function recurringRoutes(router: Router, deps: AiLearningDeps): void {
   const member = requireCompany();
@@ -16,7 +16,8 @@ export function recurringRoutes(router: Router, deps: AiLearningDeps): void {
     const ctx = ctxOf(res);
     await requireSwitch(ctx.companyId!, null);
     const t = await ownTransaction(ctx, String(req.params.id));
-    const patterns = await deps.recurring(recordsOf(await deps.transactions(ctx.companyId!, scopeOf(ctx))), merchantKey(t.description));
+    // With the memo, every series in scope (kept for the next line asked about); without, the merchant's only.
+    const patterns = deps.memo ? await recurringInScope(deps, ctx.companyId!, scopeOf(ctx)) : await deps.recurring(recordsOf(await deps.transactions(ctx.companyId!, scopeOf(ctx))), merchantKey(t.description));
     const p = patterns.find((x) => x.memberIds.includes(t.id)) ?? null;
     res.json({
       hasPattern: p !== null,
@@ -29,11 +30,7 @@ export function recurringRoutes(router: Router, deps: AiLearningDeps): void {
   router.get('/ai/matching/recurring/patterns', member, async (_req, res) => {
     const ctx = ctxOf(res);
     await requireSwitch(ctx.companyId!, null);
-    const scope = scopeOf(ctx);
-    // Every transaction in scope is read and examined (seconds at 1,000,000 lines): the answer is
-    // kept until the company's next event.
-    const compute = async () => deps.recurring(recordsOf(await deps.transactions(ctx.companyId!, scope)));
-    const patterns = deps.memo ? await deps.memo(ctx.companyId!, `recurring-patterns:${scope.userId ?? '*'}`, compute) : await compute();
+    const patterns = await recurringInScope(deps, ctx.companyId!, scopeOf(ctx));
     res.json({ patterns: patterns.map(patternView) });
   });
 }

@@ -5,11 +5,11 @@
  * same switches. The comprehensive call only reads: it records no prediction and no group
  * (POST /ai/categorize/transaction/{id} and /ai/duplicates/check/{id} do).
  */
-import type { AiLearningDeps } from '@paperlink/command-api';
+import { recurringInScope, type AiLearningDeps } from '@paperlink/command-api';
 import { ConflictError, merchantKey, NotFoundError, type CompanySettings, type DuplicateCandidate, type RequestContext } from '@paperlink/domain';
 import type { Analyzer } from '@paperlink/query-api';
 
-type Learning = Pick<AiLearningDeps, 'categories' | 'transaction' | 'transactions' | 'predict' | 'recurring' | 'duplicatesOf' | 'dismissedPairs'>;
+type Learning = Pick<AiLearningDeps, 'categories' | 'transaction' | 'transactions' | 'predict' | 'recurring' | 'duplicatesOf' | 'dismissedPairs' | 'memo'>;
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 const scopeOf = (ctx: RequestContext) => (ctx.role === 'admin' ? {} : { userId: ctx.userId! });
@@ -64,8 +64,9 @@ export function learningAnalyzers(learning: Learning, settingsOf: (companyId: st
     },
     async recurringAnalysis(ctx, id) {
       const t = await transactionOf(ctx, id);
-      const all = await learning.transactions(ctx.companyId!, scopeOf(ctx));
-      const patterns = await learning.recurring(all.map((x) => ({ id: x.id, date: x.date, amountCents: x.amountCents, description: x.description, categoryName: x.categoryName })), merchantKey(t.description));
+      const patterns = learning.memo
+        ? await recurringInScope(learning, ctx.companyId!, scopeOf(ctx))
+        : await learning.recurring((await learning.transactions(ctx.companyId!, scopeOf(ctx))).map((x) => ({ id: x.id, date: x.date, amountCents: x.amountCents, description: x.description, categoryName: x.categoryName })), merchantKey(t.description));
       const p = patterns.find((x) => x.memberIds.includes(t.id)) ?? null;
       return {
         hasPattern: p !== null,
