@@ -26,6 +26,25 @@ describe('the worker pool', () => {
     expect(error).toMatchObject({ status: 422, code: 'too_many_rows', message: 'Split the file.' });
   });
 
+  it('stops a worker idle for idleMs (its heap with it), never a busy one, and starts one again on demand', async () => {
+    const p = new WorkerPool({ size: 2, idleMs: 300 });
+    try {
+      await Promise.all([p.run('spin', { ms: 1 }), p.run('spin', { ms: 1 })]);
+      expect(p.workers).toBe(2);
+      // One worker busy for longer than idleMs: it stays; the idle one goes.
+      const busy = p.run('spin', { ms: 900 });
+      await new Promise((r) => setTimeout(r, 600));
+      expect(p.workers).toBe(1);
+      await busy;
+      await new Promise((r) => setTimeout(r, 600));
+      expect(p.workers).toBe(0);
+      expect(await p.run('spin', { ms: 1 })).toMatchObject({ spun: 1 });
+      expect(p.workers).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('stops a task past its time limit, and the pool goes on with a new worker', async () => {
     const error = await pool.run('spin', { ms: 5_000 }, { timeoutMs: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);

@@ -25,6 +25,12 @@ export interface WorkerPoolOptions {
   taskTimeoutMs?: number;
   /** Heap of each worker in MB; a task that needs more fails instead of growing the process. */
   maxHeapMb?: number;
+  /**
+   * A worker idle this long is stopped (a new one starts on demand). A worker keeps the heap its
+   * biggest task grew, idle or not: after three PDF receipts two workers held 800 MB more
+   * through a 100,000-row import (ADR 0029). Default 60 s.
+   */
+  idleMs?: number;
 }
 
 interface Pending {
@@ -42,10 +48,13 @@ interface Pending {
 interface Slot {
   worker: Worker;
   current?: Pending & { parts: Map<string, unknown[]>; timer?: NodeJS.Timeout };
+  /** While idle: when it is stopped. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 const ENTRY = new URL('./entry.mjs', import.meta.url);
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_MS = 60_000;
 
 /** Tasks that read a file someone sent: past the limit the file is what is too much. */
 const FILE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['statement', 'masterData', 'checkPdf', 'pdfText', 'renderPdf', 'thumbnail', 'printCopy', 'receiptFields', 'receiptRereadLines', 'calendar']);
@@ -79,6 +88,11 @@ export class WorkerPool {
   /** Tasks waiting for a worker (not counting the running ones). */
   get waiting(): number {
     return this.queue.length;
+  }
+
+  /** Workers running now (busy or idle). */
+  get workers(): number {
+    return this.slots.length;
   }
 
   /**
@@ -119,6 +133,7 @@ export class WorkerPool {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new Error('the worker pool is closed'));
     await Promise.all(this.slots.splice(0).map(async (slot) => {
+      clearTimeout(slot.idleTimer);
       if (slot.current) {
         clearTimeout(slot.current.timer);
         slot.current.reject(new Error('the worker pool is closed'));
@@ -132,6 +147,7 @@ export class WorkerPool {
   private dispatch(): void {
     while (this.queue.length > 0) {
       let slot = this.idle.pop();
+      if (slot) clearTimeout(slot.idleTimer);
       if (!slot && this.slots.length < this.options.size) slot = this.spawn();
       if (!slot) return;
       this.start(slot, this.queue.shift()!);
@@ -199,7 +215,19 @@ export class WorkerPool {
     }
     if (this.closed) return;
     this.idle.push(slot);
+    slot.idleTimer = setTimeout(() => this.stopIdle(slot), this.options.idleMs ?? DEFAULT_IDLE_MS);
+    slot.idleTimer.unref();
     this.dispatch();
+  }
+
+  /** An idle worker's time is up: stopped, and its heap with it. */
+  private stopIdle(slot: Slot): void {
+    const i = this.idle.indexOf(slot);
+    if (i < 0 || slot.current) return;
+    this.idle.splice(i, 1);
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.worker.terminate();
   }
 
   /** A worker that died or was stopped: its task fails, a new worker takes its place on demand. */
