@@ -45,6 +45,19 @@ describe('the worker pool', () => {
     }
   });
 
+  it('stops a worker that has read a PDF after pdfIdleMs, sooner than the others', async () => {
+    const p = new WorkerPool({ size: 2, idleMs: 60_000, pdfIdleMs: 200 });
+    try {
+      const pdf = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF');
+      await Promise.all([p.run('pdfText', { bytes: new Uint8Array(pdf) }).catch(() => null), p.run('spin', { ms: 1 })]);
+      expect(p.workers).toBe(2);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(p.workers).toBe(1); // the PDF reader went; the other waits its 60 s
+    } finally {
+      await p.close();
+    }
+  });
+
   it('stops a task past its time limit, and the pool goes on with a new worker', async () => {
     const error = await pool.run('spin', { ms: 5_000 }, { timeoutMs: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);

@@ -31,6 +31,8 @@ export interface WorkerPoolOptions {
    * through a 100,000-row import (ADR 0029). Default 60 s.
    */
   idleMs?: number;
+  /** The same for a worker that has read a PDF (pdfjs: about 450 MB a worker). Default 5 s. */
+  pdfIdleMs?: number;
 }
 
 interface Pending {
@@ -50,11 +52,17 @@ interface Slot {
   current?: Pending & { parts: Map<string, unknown[]>; timer?: NodeJS.Timeout };
   /** While idle: when it is stopped. */
   idleTimer?: NodeJS.Timeout;
+  /** It has run a task that loads pdfjs. */
+  readPdf?: boolean;
 }
 
 const ENTRY = new URL('./entry.mjs', import.meta.url);
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_IDLE_MS = 60_000;
+const DEFAULT_PDF_IDLE_MS = 5_000;
+/** Tasks that load pdfjs into their worker (a thumbnail when its file is a PDF). */
+const PDF_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['checkPdf', 'pdfText', 'renderPdf']);
+const loadsPdfjs = (task: TaskName, input: unknown): boolean => PDF_TASKS.has(task) || (task === 'thumbnail' && (input as { kind?: string } | null)?.kind === 'pdf');
 
 /** Tasks that read a file someone sent: past the limit the file is what is too much. */
 const FILE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['statement', 'masterData', 'checkPdf', 'pdfText', 'renderPdf', 'thumbnail', 'printCopy', 'receiptFields', 'receiptRereadLines', 'calendar']);
@@ -172,6 +180,7 @@ export class WorkerPool {
   private start(slot: Slot, pending: Pending): void {
     const current = { ...pending, parts: new Map<string, unknown[]>() } as NonNullable<Slot['current']>;
     slot.current = current;
+    if (loadsPdfjs(pending.task, pending.input)) slot.readPdf = true;
     current.timer = setTimeout(() => {
       if (slot.current !== current) return;
       slot.current = undefined;
@@ -215,7 +224,8 @@ export class WorkerPool {
     }
     if (this.closed) return;
     this.idle.push(slot);
-    slot.idleTimer = setTimeout(() => this.stopIdle(slot), this.options.idleMs ?? DEFAULT_IDLE_MS);
+    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
+    slot.idleTimer = setTimeout(() => this.stopIdle(slot), slot.readPdf ? Math.min(idleMs, this.options.pdfIdleMs ?? DEFAULT_PDF_IDLE_MS) : idleMs);
     slot.idleTimer.unref();
     this.dispatch();
   }
