@@ -19,7 +19,6 @@
  *
  *   nice node --import tsx bench/import-cost.ts     (IMPORT_COST_TX=100000 IMPORT_COST_ROWS=100000 by default)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,11 +32,11 @@ import { dataDir } from '../infra/src/data-dir';
 import { Reactor } from '../infra/src/jobs/reactor';
 import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
 import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
+import { expectExit, startServer, stopServer, type ChildServer } from './child-server';
 import { fmt, row } from './lib';
 import { generateScaleData, sizesFromEnv, type Person } from './scale-data';
 import { rawInsert, statement } from './import-baseline';
 
-const ROOT = join(import.meta.dirname, '..');
 const SECRET = 'import-cost-bench-signing-secret-0123456789';
 const ROWS = Number(process.env.IMPORT_COST_ROWS ?? 100_000);
 const TX = Number(process.env.IMPORT_COST_TX ?? 100_000);
@@ -79,44 +78,9 @@ function cpuSeconds(pid: number): number {
 }
 
 // ---------------------------------------------------------------- the server as a child process
-interface Child {
-  proc: ChildProcess;
-  base: string;
-}
-
-/** Servers this bench stops itself (their exit is not reported). */
-const stopping = new Set<ChildProcess>();
-
-function startChild(dir: string): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, READ_STORE: 'sqlite', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, JWT_SECRET: SECRET, WEB_DIST: join(dir, 'no-web') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      out = (out + d.toString()).slice(-20_000);
-      const m = /listening on (http:\/\/localhost:\d+)/.exec(out);
-      if (m) resolve({ proc, base: `${m[1]!.replace('localhost', '127.0.0.1')}/api` });
-    });
-    proc.once('exit', (code, signal) => {
-      reject(new Error(`server exited (${code}):\n${out}`));
-      // An exit the bench did not ask for (a crash, a signal from elsewhere) says how and what the server said last.
-      if (!stopping.has(proc)) console.error(`server exited unasked (code ${code}, signal ${signal}); its last output:\n${out.slice(-4000)}`);
-    });
-  });
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null) return;
-  stopping.add(child.proc);
-  await new Promise<void>((resolve) => {
-    child.proc.once('exit', () => resolve());
-    child.proc.kill('SIGTERM');
-  });
-}
+type Child = ChildServer;
+const startChild = (dir: string): Promise<Child> => startServer(dir, SECRET, { READ_STORE: 'sqlite' });
+const stopChild = stopServer;
 
 async function adminHeaders(admin: Person, companyId: string): Promise<Record<string, string>> {
   const { accessToken } = await new TokenService(SECRET).mint({ userId: admin.userId, email: admin.email, firstName: admin.firstName, lastName: admin.lastName, role: 'admin', companyId, sessionId: admin.sessionId, generation: 0, issuedAt: Math.floor(Date.now() / 1000) });
@@ -409,7 +373,7 @@ try {
   console.log(`  load average after: ${load()}`);
 } finally {
   if (child) {
-    stopping.add(child.proc);
+    expectExit(child);
     child.proc.kill('SIGKILL');
     await new Promise((r) => child!.proc.once('exit', r));
   }

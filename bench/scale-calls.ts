@@ -11,15 +11,14 @@
  * The folder is used in place when given (its read models are built on the first start, about
  * 4-5 minutes at 1,000,000 lines); a generated one is removed at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startServer, stopServer } from './child-server';
 import { fmt, median, percentile, row } from './lib';
 import { generateScaleData, sizesFromEnv } from './scale-data';
 
-const ROOT = join(import.meta.dirname, '..');
 const SECRET = 'scale-bench-signing-secret-0123456789abcdef';
 const PASSWORD = 'Passw0rdOK-scale';
 const ADMIN = process.env.SCALE_CALLS_ADMIN ?? 'ada.admin.0@scale.example';
@@ -33,25 +32,7 @@ if (!given) {
   console.log(`  generated in ${fmt((performance.now() - t) / 1000, 0)} s`);
 }
 
-function start(): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, READ_STORE: 'sqlite', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, JWT_SECRET: SECRET, WEB_DIST: join(dir, 'no-web') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      out = (out + d.toString()).slice(-20_000);
-      const m = /listening on (http:\/\/localhost:\d+)/.exec(out);
-      if (m) resolve({ proc, base: `${m[1]!.replace('localhost', '127.0.0.1')}/api` });
-    });
-    proc.once('exit', (code, signal) => reject(new Error(`server ended (${code ?? signal}):\n${out.slice(-3000)}`)));
-  });
-}
-
-const server = await start();
+const server = await startServer(dir, SECRET, { READ_STORE: 'sqlite' });
 const base = server.base;
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; ms: number; json: Record<string, unknown> }> {
@@ -145,7 +126,6 @@ try {
   }
   console.log(`  load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
-  server.proc.kill('SIGTERM');
-  await new Promise((resolve) => server.proc.once('exit', resolve));
+  await stopServer(server);
   if (!given) rmSync(dir, { recursive: true, force: true });
 }

@@ -24,7 +24,7 @@
  *
  *   nice node --import tsx bench/scale.ts          (sizes: see bench/scale-data.ts; try SCALE_TX=50000 first)
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ import { dataDir } from '../infra/src/data-dir';
 import { Reactor } from '../infra/src/jobs/reactor';
 import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
 import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
+import { expectExit, startServer, type ChildServer } from './child-server';
 import { fmt, median, percentile, row } from './lib';
 import { generateScaleData, sizesFromEnv, type Person, type ScaleData } from './scale-data';
 import { rawInsert, statement } from './import-baseline';
@@ -72,29 +73,8 @@ function status(pid: number): { rssMb: number; hwmMb: number } {
 }
 
 // ---------------------------------------------------------------- the server as a child process
-interface Child {
-  proc: ChildProcess;
-  base: string;
-  output: () => string;
-}
-
-function startChild(dir: string, env: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, JWT_SECRET: SECRET, WEB_DIST: join(dir, 'no-web') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      out = (out + d.toString()).slice(-20_000);
-      const m = /listening on (http:\/\/localhost:\d+)/.exec(out);
-      if (m) resolve({ proc, base: `${m[1]!.replace('localhost', '127.0.0.1')}/api`, output: () => out });
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
-}
+type Child = ChildServer;
+const startChild = (dir: string, env: Record<string, string>): Promise<Child> => startServer(dir, SECRET, env);
 
 /** Throws when the server process has ended (out of memory, a crash), with the end of its output. */
 function alive(child: Child): void {
@@ -256,6 +236,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     row('resident memory after the load: VmRSS (MB)', fmt(mem.rssMb), verdict(mem.rssMb, 1536, 'MB'));
     row('resident memory: VmHWM, peak so far (MB)', fmt(mem.hwmMb), `sampled peak during the start ${fmt(peakDuringStart)} MB`);
 
+    expectExit(child);
     child.proc.kill('SIGKILL');
     await new Promise((r) => child!.proc.once('exit', r));
     t = performance.now();
@@ -460,6 +441,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     // 5b. Rebuild of every read model (make rebuild) against the raw read and parse of the log.
     await new Promise<void>((resolve) => {
       child!.proc.once('exit', () => resolve());
+      expectExit(child!);
       child!.proc.kill('SIGTERM');
     });
     child = undefined;
@@ -476,6 +458,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     console.log(`  load average after: ${load()}`);
   } finally {
     if (child) {
+      expectExit(child);
       child.proc.kill('SIGKILL');
       await new Promise((r) => child!.proc.once('exit', r));
     }
