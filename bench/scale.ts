@@ -247,12 +247,17 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     row('restart after kill -9: healthy /api/health (s)', restartS.toFixed(1), verdict(restartS, 10, 's'));
     row('restart after kill -9: read models caught up (s)', (restartS + caught / 1000).toFixed(1), `baseline: first start ${firstS.toFixed(1)} s`);
     const base = child.base;
+    // Resident memory at each phase's end, so growth between the load and the import can be placed.
+    const phases: string[] = [];
+    const mark = (label: string) => phases.push(`${label} ${fmt(status(child!.proc.pid!).rssMb)}`);
+    mark('restarted');
 
     // 2a. The quiet server.
     const admin = await login(base, big.admin, companyId);
     const quietProbe = probe(base, admin.headers);
     await sleep(QUIET_S * 1000);
     const quiet = await quietProbe.stop();
+    mark('quiet probe');
 
     // 3. The five queries of bench/transactions.ts.
     const queries: Array<[string, string]> = [
@@ -274,6 +279,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
       row(`list: ${label} (ms, median / p95)`, `${median(times).toFixed(1)} / ${percentile(times, 95).toFixed(1)}`);
     }
     row('list: the five queries (ms, p95)', percentile(all, 95).toFixed(1), verdict(percentile(all, 95), 50, 'ms'));
+    mark('lists');
 
     // 4. Matches: confirm, reject, manual match (the admin; pending suggestions of the history).
     const floor: number[] = [];
@@ -299,6 +305,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
       if (r.status === 200 || r.status === 201) manual.push(r.ms);
       else if (manualRefused++ === 0) console.log(`  (manual match: ${r.status} ${JSON.stringify(r.body).slice(0, 200)})`);
     }
+    mark('match decisions');
     const m95 = (v: number[]) => (v.length > 0 ? percentile(v, 95) : Number.NaN);
     row('GET /api/health, one at a time (ms, median / p95)', `${median(floor).toFixed(1)} / ${percentile(floor, 95).toFixed(1)}`, 'baseline: the HTTP floor');
     row('PUT /matches/:id/confirm (ms, median / p95)', `${median(confirm.times).toFixed(1)} / ${m95(confirm.times).toFixed(1)}`, `${verdict(m95(confirm.times), 30, 'ms')}; ${confirm.times.length} ok, ${confirm.refused} refused`);
@@ -328,6 +335,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
       adminRefresh = r.body.refreshToken as string;
       ownRefresh.push(r.ms);
     }
+    mark('sign-ins');
     row(`POST /auth/login, ${fmt(data.sizes.signIns)} sign-ins before (ms, median)`, median(signIns).toFixed(1), 'no target (password hashing included)');
     row(`POST /auth/refresh, ${fmt(data.sizes.signIns)} sign-ins (ms, median / p95)`, `${median(refresh).toFixed(1)} / ${percentile(refresh, 95).toFixed(1)}`, verdict(percentile(refresh, 95), 20, 'ms'));
     row('POST /auth/refresh, the admin (1 sign-in + these) (ms, median / p95)', `${median(ownRefresh).toFixed(1)} / ${percentile(ownRefresh, 95).toFixed(1)}`, 'baseline');
@@ -368,6 +376,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
       else autoNotes.push(failed ? 'read failed' : readAt ? 'no suggestion within 300 s' : 'not read within 300 s');
     }
     watcher.close();
+    mark('receipts uploaded');
     const autoP = autoTimes.length > 0 ? Math.max(...autoTimes) : Number.NaN;
     row('auto-match: ReceiptRead -> its MatchesSuggested (ms, each)', autoTimes.map((x) => x.toFixed(0)).join(', ') || '-', `${verdict(autoP, 200, 'ms')} (the slowest)${autoNotes.length ? `; ${autoNotes.join(', ')}` : ''}`);
 
@@ -383,6 +392,8 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
       if (r.status !== 200) throw new Error(`deep page: ${r.status}`);
       browse.push(r.ms);
     }
+    mark('edits');
+    row('resident memory at the end of each phase since the restart: VmRSS (MB)', phases.join(', '));
     row('list: a new deep page after an edit (ms, median / p95)', `${median(browse).toFixed(1)} / ${percentile(browse, 95).toFixed(1)}`, `${verdict(percentile(browse, 95), 100, 'ms')}; baseline: page 500 above`);
 
     // 2b + 5a. The import of IMPORT_ROWS rows, with the open-loop probe running.

@@ -45,7 +45,7 @@ describe('the worker pool', () => {
     }
   });
 
-  it('stops a worker that has read a PDF after pdfIdleMs, sooner than the others', async () => {
+  it('stops a worker that reads PDFs after pdfIdleMs, sooner than the others', async () => {
     const p = new WorkerPool({ size: 2, idleMs: 60_000, pdfIdleMs: 200 });
     try {
       const pdf = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF');
@@ -55,6 +55,36 @@ describe('the worker pool', () => {
       expect(p.workers).toBe(1); // the PDF reader went; the other waits its 60 s
     } finally {
       await p.close();
+    }
+  });
+
+  it('reads PDFs only in workers started with pdfjs loaded ahead of tsx, the same module pdf.ts imports', async () => {
+    const p = new WorkerPool({ size: 2 });
+    try {
+      expect(await p.run('pdfjsProbe', undefined)).toEqual({ preloaded: true, same: true });
+      expect(p.workers).toBe(1);
+      // Two plain tasks at once: one takes the idle PDF reader (free now), the other a new plain worker.
+      await Promise.all([p.run('spin', { ms: 200 }), p.run('spin', { ms: 200 })]);
+      expect(p.workers).toBe(2);
+      // A PDF task with both idle takes the PDF reader, never the plain worker.
+      expect(await p.run('pdfjsProbe', undefined)).toEqual({ preloaded: true, same: true });
+      expect(p.workers).toBe(2);
+    } finally {
+      await p.close();
+    }
+    const one = new WorkerPool({ size: 1 });
+    try {
+      await one.run('spin', { ms: 1 });
+      expect(one.workers).toBe(1);
+      // The pool is full with an idle plain worker: it is stopped and a PDF reader started in its place.
+      expect(await one.run('pdfjsProbe', undefined)).toEqual({ preloaded: true, same: true });
+      expect(one.workers).toBe(1);
+      // With only the PDF reader there, a plain task runs in it rather than wait.
+      await one.run('spin', { ms: 1 });
+      expect(one.workers).toBe(1);
+      expect(await one.run('pdfjsProbe', undefined)).toEqual({ preloaded: true, same: true });
+    } finally {
+      await one.close();
     }
   });
 

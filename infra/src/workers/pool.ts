@@ -31,7 +31,7 @@ export interface WorkerPoolOptions {
    * through a 100,000-row import (ADR 0029). Default 60 s.
    */
   idleMs?: number;
-  /** The same for a worker that has read a PDF (pdfjs: about 450 MB a worker). Default 5 s. */
+  /** The same for a worker that reads PDFs (pdfjs loaded: about 150 MB a worker). Default 5 s. */
   pdfIdleMs?: number;
 }
 
@@ -52,17 +52,23 @@ interface Slot {
   current?: Pending & { parts: Map<string, unknown[]>; timer?: NodeJS.Timeout };
   /** While idle: when it is stopped. */
   idleTimer?: NodeJS.Timeout;
-  /** It has run a task that loads pdfjs. */
-  readPdf?: boolean;
+  /**
+   * Started with pdfjs loaded ahead of tsx (entry.mjs): the only kind that runs the tasks that
+   * read PDFs. It runs the other tasks too when no other worker is free.
+   */
+  pdfjs: boolean;
 }
 
 const ENTRY = new URL('./entry.mjs', import.meta.url);
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_IDLE_MS = 60_000;
 const DEFAULT_PDF_IDLE_MS = 5_000;
-/** Tasks that load pdfjs into their worker (a thumbnail when its file is a PDF). */
-const PDF_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['checkPdf', 'pdfText', 'renderPdf']);
-const loadsPdfjs = (task: TaskName, input: unknown): boolean => PDF_TASKS.has(task) || (task === 'thumbnail' && (input as { kind?: string } | null)?.kind === 'pdf');
+/** Tasks that load pdfjs into their worker (a thumbnail when its file is a PDF, a PDF report's receipt pages). */
+const PDF_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['checkPdf', 'pdfText', 'renderPdf', 'pdfjsProbe']);
+export const loadsPdfjs = (task: TaskName, input: unknown): boolean =>
+  PDF_TASKS.has(task)
+  || (task === 'thumbnail' && (input as { kind?: string } | null)?.kind === 'pdf')
+  || (task === 'report' && (input as { meta?: { format?: string } } | null)?.meta?.format === 'pdf');
 
 /** Tasks that read a file someone sent: past the limit the file is what is too much. */
 const FILE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['statement', 'masterData', 'checkPdf', 'pdfText', 'renderPdf', 'thumbnail', 'printCopy', 'receiptFields', 'receiptRereadLines', 'calendar']);
@@ -152,24 +158,46 @@ export class WorkerPool {
     this.idle.length = 0;
   }
 
+  /**
+   * The task at the head of the queue (FIFO) takes a free worker of its kind: one that reads a
+   * PDF takes a worker started with pdfjs, or starts one (in place of an idle plain worker when
+   * the pool is full); any other task takes a plain worker first, a pdfjs one if that is all
+   * that is free.
+   */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let slot = this.idle.pop();
-      if (slot) clearTimeout(slot.idleTimer);
-      if (!slot && this.slots.length < this.options.size) slot = this.spawn();
+      const next = this.queue[0]!;
+      const pdf = loadsPdfjs(next.task, next.input);
+      let slot = this.takeIdle((s) => s.pdfjs === pdf) ?? (pdf ? undefined : this.takeIdle(() => true));
+      if (!slot && this.slots.length >= this.options.size && pdf) {
+        const plain = this.takeIdle((s) => !s.pdfjs);
+        if (plain) this.drop(plain);
+      }
+      if (!slot && this.slots.length < this.options.size) slot = this.spawn(pdf);
       if (!slot) return;
-      this.start(slot, this.queue.shift()!);
+      clearTimeout(slot.idleTimer);
+      this.queue.shift();
+      this.start(slot, next);
     }
   }
 
-  private spawn(): Slot {
+  /** The most recently idle worker that `fits`, taken off the idle list. */
+  private takeIdle(fits: (slot: Slot) => boolean): Slot | undefined {
+    for (let i = this.idle.length - 1; i >= 0; i--) {
+      if (fits(this.idle[i]!)) return this.idle.splice(i, 1)[0];
+    }
+    return undefined;
+  }
+
+  private spawn(pdfjs: boolean): Slot {
     const worker = new Worker(ENTRY, {
       // The entry registers tsx itself; inherited loader flags would register it twice.
       execArgv: [],
+      workerData: { pdfjs },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1536 },
     });
     worker.unref();
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, pdfjs };
     this.slots.push(slot);
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error) => this.onExit(slot, error));
@@ -180,7 +208,6 @@ export class WorkerPool {
   private start(slot: Slot, pending: Pending): void {
     const current = { ...pending, parts: new Map<string, unknown[]>() } as NonNullable<Slot['current']>;
     slot.current = current;
-    if (loadsPdfjs(pending.task, pending.input)) slot.readPdf = true;
     current.timer = setTimeout(() => {
       if (slot.current !== current) return;
       slot.current = undefined;
@@ -225,7 +252,7 @@ export class WorkerPool {
     if (this.closed) return;
     this.idle.push(slot);
     const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
-    slot.idleTimer = setTimeout(() => this.stopIdle(slot), slot.readPdf ? Math.min(idleMs, this.options.pdfIdleMs ?? DEFAULT_PDF_IDLE_MS) : idleMs);
+    slot.idleTimer = setTimeout(() => this.stopIdle(slot), slot.pdfjs ? Math.min(idleMs, this.options.pdfIdleMs ?? DEFAULT_PDF_IDLE_MS) : idleMs);
     slot.idleTimer.unref();
     this.dispatch();
   }
@@ -235,6 +262,12 @@ export class WorkerPool {
     const i = this.idle.indexOf(slot);
     if (i < 0 || slot.current) return;
     this.idle.splice(i, 1);
+    this.drop(slot);
+  }
+
+  /** A worker off the idle list, stopped and no longer counted. */
+  private drop(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
     void slot.worker.terminate();

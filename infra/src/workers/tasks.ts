@@ -59,6 +59,17 @@ export const TASKS = {
     if (fail) throw Object.assign(new Error(fail.message), { status: fail.status, code: fail.code, name: 'AppError' });
     return { spun: ms, items: Array.from({ length: 10_000 }, (_, i) => i) };
   },
+  /**
+   * For the pool's own tests: whether this worker was started with pdfjs loaded (entry.mjs), and
+   * whether the pdfjs that pdf.ts imports is that same module (a cache hit, not a second load).
+   */
+  pdfjsProbe: async (): Promise<{ preloaded: boolean; same: boolean }> => {
+    const preloaded = (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker !== undefined;
+    if (!preloaded) return { preloaded, same: false };
+    const workerModule: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs'; // untyped: compared, not used
+    const [page, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(workerModule) as Promise<unknown>]);
+    return { preloaded, same: worker === (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker && typeof page.getDocument === 'function' };
+  },
 };
 
 export type TaskName = keyof typeof TASKS;
