@@ -32,6 +32,7 @@ const BENCHES: Array<[file: string, what: string, args?: string[]]> = [
   ['import-cost.ts', 'one 100,000-row import into a company of 100,000 transactions, stage by stage (parse, de-duplication, decide, append, projection per projection; end to end over HTTP with the server\'s CPU per stage) beside a raw insert of the same rows as JSON documents into SQLite (issue 13, ADR 0027)'],
   ['rebuild-cost.ts', 'where a rebuild of every read model goes at 250,000 transactions (SCALE_TX for another size; data folder cached under /tmp): raw read and parse, projections one by one, SQLite writes and index builds, the rebuild before and after the bulk load, make rebuild, blue-green (issue 13, ADR 0028)'],
   ['scale-calls.ts', 'the other calls at a company\'s real size (1,000,000 transactions; SCALE_CALLS_DIR to reuse a folder): every GET of the spec as admin and member, the AI calls on one line with /api/health beside them, against /api/health alone (issue 13, ADR 0029 decisions 10-13 and 17)'],
+  ['pdf-memory.ts', 'the server\'s resident memory while PDF receipts are read and after, against the same server before them (issue 13, ADR 0029 decision 20)'],
   ['scale.ts', 'a company at its real size (1,000,000 transactions, 100,000 receipts and matches, 50 members; SCALE_TX etc. for less): first start, memory, restart after kill -9, latency during an import, lists, match decisions, refresh, auto-match, import and rebuild against raw SQLite, per read store (issue 13)'],
 ];
 

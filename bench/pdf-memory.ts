@@ -1,0 +1,69 @@
+/**
+ * What reading PDF receipts costs the server in resident memory (ADR 0029, sixth round): a fresh
+ * server (its own process, an empty data folder), one account, then PDF_MEMORY_UPLOADS 1-page
+ * text PDFs uploaded 1.5 s apart (each is checked, its text read and its thumbnail drawn in the
+ * worker pool: pdfjs), the server's VmRSS after each, then every 2.5 s while the pool's PDF
+ * readers go idle (pdfIdleMs 5 s) and stop. Beside it, the baseline of the same run: the server
+ * before the first upload. Figures are printed, never asserted.
+ *
+ *   nice node --import tsx bench/pdf-memory.ts
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, stopServer } from './child-server';
+import { fmt, row } from './lib';
+
+const UPLOADS = Number(process.env.PDF_MEMORY_UPLOADS ?? 3);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
+
+async function textPdf(lines: string[]): Promise<Buffer> {
+  const PDFDocument = (await import('pdfkit')).default;
+  const doc = new PDFDocument({ size: 'A6' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((r) => doc.on('end', () => r()));
+  doc.fontSize(11).text(lines.join('\n'));
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'paperlink-pdf-memory-'));
+const server = await startServer(dir, 'pdf-memory-bench-signing-secret-0123456789');
+try {
+  const pid = server.proc.pid!;
+  console.log(`PDF receipts and the server's resident memory; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const reg = await fetch(`${server.base}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ firstName: 'Pia', lastName: 'Bench', email: 'pia@pdf-memory.example', password: 'Passw0rdOK-pdf-memory', companyName: 'PDF Memory' }),
+  });
+  const account = (await reg.json()) as { accessToken: string; company: { id: string } };
+  if (reg.status !== 201 && reg.status !== 200) throw new Error(`register: ${reg.status}`);
+  const headers = { authorization: `Bearer ${account.accessToken}`, 'x-company-id': account.company.id };
+  await sleep(2000);
+  const base = rssMb(pid);
+  row('server before any PDF: VmRSS (MB)', fmt(base), `${threads(pid)} threads; the baseline`);
+  const after: string[] = [];
+  for (let i = 0; i < UPLOADS; i++) {
+    const form = new FormData();
+    form.append('receipt', new Blob([await textPdf([`Shop ${i}`, `Date: 2024-01-0${(i % 9) + 1}`, `TOTAL 12.3${i % 10}`])], { type: 'application/pdf' }), `receipt-${i}.pdf`);
+    const up = await fetch(`${server.base}/receipts/upload`, { method: 'POST', headers, body: form });
+    if (up.status !== 201) throw new Error(`upload: ${up.status} ${await up.text()}`);
+    await sleep(1500);
+    after.push(fmt(rssMb(pid)));
+  }
+  row(`after each of ${UPLOADS} PDF uploads, 1.5 s apart: VmRSS (MB)`, after.join(', '), `${threads(pid)} threads; peak - baseline ${fmt(Math.max(...after.map((a) => Number(a.replace(/,/g, '')))) - base)} MB`);
+  const idle: string[] = [];
+  for (let i = 1; i <= 6; i++) {
+    await sleep(2500);
+    idle.push(`+${(i * 2.5).toFixed(1)} s ${fmt(rssMb(pid))}`);
+  }
+  row('then, idle: VmRSS (MB)', idle.join(', '), `${threads(pid)} threads at the end (PDF readers stop after 5 s idle)`);
+} finally {
+  await stopServer(server);
+  rmSync(dir, { recursive: true, force: true });
+}
