@@ -45,6 +45,8 @@ const retry = !args.includes('--no-retry');
 const lines = !args.includes('--no-lines');
 const verbose = args.includes('--verbose');
 const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : Infinity;
+/** `--tess name=value` (repeatable): a tesseract variable set on every worker, to measure one against the defaults. */
+const tessParameters: Record<string, string> = Object.fromEntries(args.flatMap((a, i) => (a === '--tess' && args[i + 1]?.includes('=') ? [args[i + 1]!.split('=', 2) as [string, string]] : [])));
 
 interface Label {
   id: string;
@@ -122,8 +124,8 @@ function share(outcomes: readonly Outcome[], field: 'total' | 'date' | 'merchant
 }
 
 const list = labels().slice(0, limit);
-const pool = createOcrPool({ workers });
-console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+const pool = createOcrPool({ workers, parameters: tessParameters });
+console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
@@ -153,4 +155,4 @@ console.log(`  merchant comparison: upper case, punctuation removed, legal suffi
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
 console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
-if (limit === Infinity) console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity && Object.keys(tessParameters).length === 0) console.log(`  wrote ${writeCache(outcomes)}`);
