@@ -23,3 +23,16 @@ export async function runs<T>(n: number, fn: (i: number) => Promise<T> | T): Pro
   for (let i = 0; i < n; i++) out.push(await fn(i));
   return out;
 }
+
+/** A receipt as a PDF with a text layer: read without OCR (the reader's pdf-text path). */
+export async function textPdf(lines: string[]): Promise<Buffer> {
+  const PDFDocument = (await import('pdfkit')).default;
+  const doc = new PDFDocument({ size: 'A6' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((r) => doc.on('end', () => r()));
+  doc.fontSize(11).text(lines.join('\n'));
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}

@@ -12,24 +12,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, stopServer } from './child-server';
-import { fmt, row } from './lib';
+import { fmt, row, textPdf } from './lib';
 
 const UPLOADS = Number(process.env.PDF_MEMORY_UPLOADS ?? 3);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
-
-async function textPdf(lines: string[]): Promise<Buffer> {
-  const PDFDocument = (await import('pdfkit')).default;
-  const doc = new PDFDocument({ size: 'A6' });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((r) => doc.on('end', () => r()));
-  doc.fontSize(11).text(lines.join('\n'));
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'paperlink-pdf-memory-'));
 const server = await startServer(dir, 'pdf-memory-bench-signing-secret-0123456789');

@@ -39,7 +39,7 @@ import { Reactor } from '../infra/src/jobs/reactor';
 import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
 import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
 import { expectExit, startServer, type ChildServer } from './child-server';
-import { fmt, median, percentile, row } from './lib';
+import { fmt, median, percentile, row, textPdf } from './lib';
 import { generateScaleData, sizesFromEnv, type Person, type ScaleData } from './scale-data';
 import { rawInsert, statement } from './import-baseline';
 
@@ -175,19 +175,6 @@ function rawReadParse(eventsFile: string): { ms: number; events: number } {
   }
   db.close();
   return { ms: performance.now() - t, events };
-}
-
-/** A receipt as a PDF with a text layer: read without OCR (the reader's pdf-text path). */
-async function textPdf(lines: string[]): Promise<Buffer> {
-  const PDFDocument = (await import('pdfkit')).default;
-  const doc = new PDFDocument({ size: 'A6' });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((r) => doc.on('end', () => r()));
-  doc.fontSize(11).text(lines.join('\n'));
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
 }
 
 /** Brings the job reactors to the log's head without running their jobs (see the header). */
