@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '@paperlink/domain';
-import { TaskTimeoutError, WorkerPool } from './pool';
+import { loadsPdfjs, TaskTimeoutError, WorkerPool } from './pool';
 
 describe('the worker pool', () => {
   const pool = new WorkerPool({ size: 2 });
@@ -86,6 +86,15 @@ describe('the worker pool', () => {
     } finally {
       await one.close();
     }
+  });
+
+  it('counts as PDF reading the PDF tasks, a PDF thumbnail and a PDF report (its receipt pages may be PDFs), nothing else', () => {
+    for (const task of ['checkPdf', 'pdfText', 'renderPdf'] as const) expect(loadsPdfjs(task, {})).toBe(true);
+    expect(loadsPdfjs('thumbnail', { kind: 'pdf' })).toBe(true);
+    expect(loadsPdfjs('thumbnail', { kind: 'jpeg' })).toBe(false);
+    expect(loadsPdfjs('report', { meta: { format: 'pdf' } })).toBe(true);
+    expect(loadsPdfjs('report', { meta: { format: 'excel' } })).toBe(false);
+    expect(loadsPdfjs('statement', {})).toBe(false);
   });
 
   it('stops a task past its time limit, and the pool goes on with a new worker', async () => {
