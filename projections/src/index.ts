@@ -10,6 +10,7 @@ export * from './transactions/transactions';
 export * from './transactions/query';
 export { allProjections } from './registry';
 export * from './receipts/receipts';
+export * from './receipts/date-orders';
 export * from './receipts/receipt-files';
 export * from './matches/matches';
 export * from './analytics/analytics';

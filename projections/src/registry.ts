@@ -5,6 +5,7 @@ import { usersProjection } from './accounts/users';
 import { masterDataProjection } from './masterdata/items';
 import { transactionsProjection } from './transactions/transactions';
 import { receiptsProjection } from './receipts/receipts';
+import { receiptDateOrdersProjection } from './receipts/date-orders';
 import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
 import { aiLearningProjection } from './ai-learning/ai-learning';
@@ -14,5 +15,5 @@ import { calendarProjection } from './ai-more/calendar';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection, calendarProjection, aiLearningProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptDateOrdersProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection, calendarProjection, aiLearningProjection];
 }

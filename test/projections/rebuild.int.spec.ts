@@ -55,7 +55,9 @@ function scriptedReader() {
         entry.failures--;
         throw new Error('scripted engine failure');
       }
-      return { source: 'ocr', text: `${entry.fields.merchant}\n${entry.fields.date}\nTOTAL ${entry.fields.totalCents}`, fields: entry.fields, confidence: { date: 0.9, totalCents: 0.9, merchant: 0.9 }, ocrConfidence: 90, ms: 1 };
+      // A date read is day first as the receipt shows (so the merchants' date-order history has votes).
+      const dateOrder = entry.fields.date ? { dateOrder: { order: 'day-first' as const, evidence: 'receipt' as const } } : {};
+      return { source: 'ocr', text: `${entry.fields.merchant}\n${entry.fields.date}\nTOTAL ${entry.fields.totalCents}`, fields: entry.fields, confidence: { date: 0.9, totalCents: 0.9, merchant: 0.9 }, ...dateOrder, ocrConfidence: 90, ms: 1 };
     },
   };
   const file = (bytes: Buffer, fields: Omit<Fields, 'taxCents' | 'description'>, failures = 0) => {

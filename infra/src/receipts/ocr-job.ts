@@ -1,4 +1,4 @@
-import { companyDateOrder, merchantDateOrders, receiptDecider, type BlobStore, type DateOrderSetting, type ExtractOptions, type PastReceipt, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
+import { companyDateOrder, receiptDecider, type BlobStore, type DateOrder, type DateOrderSetting, type ExtractOptions, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
 import { planReceipt, type CommandBus } from '@paperlink/command-api';
 
 export const OCR_JOB = 'receipt.ocr';
@@ -17,10 +17,12 @@ export interface OcrPayload {
   sha256: string;
 }
 
-/** The extraction hints for a company's receipts: its `dateOrder` setting and the orders its merchants' earlier receipts proved. */
-export function dateOrderOptions(setting: DateOrderSetting, history: readonly PastReceipt[]): ExtractOptions {
+/**
+ * The extraction hints for a company's receipts: its `dateOrder` setting and the orders its
+ * merchants' earlier receipts proved (`merchantDateOrdersOf`, kept by a projection).
+ */
+export function dateOrderOptions(setting: DateOrderSetting, merchants: Readonly<Record<string, DateOrder>>): ExtractOptions {
   const company = companyDateOrder(setting);
-  const merchants = merchantDateOrders(history);
   return { ...(company ? { monthFirst: company === 'month-first' } : {}), ...(Object.keys(merchants).length > 0 ? { merchantDateOrders: merchants } : {}) };
 }
 

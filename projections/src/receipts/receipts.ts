@@ -1,4 +1,4 @@
-import { CONFIDENT_AT, fromCents, receiptStream, toCents, type ReceiptInput, type DateOrder, type DateOrderEvidence, type Doc, type PastReceipt, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
+import { CONFIDENT_AT, fromCents, receiptStream, toCents, type ReceiptInput, type DateOrder, type DateOrderEvidence, type Doc, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 import { getUsers } from '../accounts/users';
 
@@ -183,21 +183,6 @@ export async function listReceipts(store: ReadStore, q: ReceiptQuery): Promise<{
   if (q.sortBy !== 'upload_date') sort.upload_date = -1;
   const { docs, total } = await store.collection<ReceiptDoc>(RECEIPTS).findPage(receiptFilter(q), { sort, skip: (q.page - 1) * q.limit, limit: q.limit });
   return { docs, total, pages: Math.max(1, Math.ceil(total / q.limit)) };
-}
-
-/**
- * The company's read receipts whose date order is known, as the merchant date-order history
- * needs them (receipts/date-order.ts `merchantDateOrders`).
- */
-export async function dateOrderHistory(store: ReadStore, companyId: string): Promise<PastReceipt[]> {
-  const docs = await store.collection<ReceiptDoc>(RECEIPTS).find({ companyId, date_order: { $exists: true } });
-  return docs.filter((d) => d.date_order).map((d) => ({
-    merchant: d.extracted_merchant,
-    dateOrder: { order: d.date_order!.order, evidence: d.date_order!.evidence },
-    readDate: d.date_order!.readDate,
-    date: d.extracted_date,
-    dateCorrected: d.corrected.includes('date'),
-  }));
 }
 
 /**
