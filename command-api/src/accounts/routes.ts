@@ -11,6 +11,7 @@ import {
   passwordChangeRateLimited,
   passwordChangeRetryAfterSeconds,
   passwordProblems,
+  refreshIssuedAt,
   refreshOutcome,
   requireName,
   sessionDecider,
@@ -232,7 +233,9 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       }
       const grant: SessionGrant = {
         userId, email: view.email, firstName: view.firstName, lastName: view.lastName,
-        role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: next, issuedAt: Math.floor(ctx.now.getTime() / 1000),
+        role: view.currentRole, companyId: view.currentCompany?.id ?? null, sessionId, generation: next,
+        // The winner's issue time for a parallel refresh: the same tokens, not ones a second later.
+        issuedAt: Math.floor(Date.parse(refreshIssuedAt(session.state, sessionEvents) ?? ctx.now.toISOString()) / 1000),
       };
       // A rotation changes only the session's expiry in the read models, which no answer shows and
       // the session guard does not read (it reads revoked, owner, start): answered once appended,

@@ -27,6 +27,18 @@ export function refreshOutcome(state: SessionState, events: SessionEvent[]): num
   return undefined;
 }
 
+/**
+ * When the generation a refresh hands out was issued: the rotation's time, so that a parallel
+ * refresh inside the grace gets the winner's tokens byte for byte (issued again at its own time
+ * they differed whenever the two fell in different seconds).
+ */
+export function refreshIssuedAt(state: SessionState, events: SessionEvent[]): string | undefined {
+  const refreshed = events.find((e) => e.type === 'SessionRefreshed');
+  if (refreshed) return refreshed.data.at;
+  if (events.length === 0 && state.status === 'active') return state.rotatedAt;
+  return undefined;
+}
+
 const expired = () => new UnauthorizedError('Your session has expired. Please sign in again.', 'session_expired');
 
 export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
