@@ -3,7 +3,9 @@
  * every GET the spec lists and the AI calls on one line, timed as the admin and as a member of
  * the big company of a bench/scale-data.ts folder (1,000,000 transactions, 100,000 receipts and
  * matches by default), with /api/health polled beside each slow call (the request thread must
- * stay free). Baseline: /api/health alone, quiet, in the same run.
+ * stay free); then the writes (edits, deletions, corrections, a small import, match decisions),
+ * three each, with /api/health polled beside them (SCALE_CALLS_WRITES=0 leaves the folder as it
+ * was). Baseline: /api/health alone, quiet, in the same run.
  *
  *   nice node --import tsx bench/scale-calls.ts                 (generates the folder; SCALE_TX etc. for less)
  *   SCALE_CALLS_DIR=/path/to/folder node --import tsx bench/scale-calls.ts   (a folder made by scale-data, reused)
@@ -123,6 +125,51 @@ try {
     done = true;
     await poll;
     row(`admin ${method} ${path.replace(line, '{id}')}: s; /api/health beside it p99 / max ms`, `${fmt(r.ms / 1000, 2)}; ${fmt(percentile(health, 99), 1)} / ${fmt(Math.max(...health), 1)}`, r.status === 200 ? `${health.length} polls` : `status ${r.status}`);
+  }
+
+  // The writes, three of each (they change the folder; SCALE_CALLS_WRITES=0 skips them), with
+  // /api/health polled beside them: the jobs they set off (auto-match of their block) share the
+  // request thread.
+  if (process.env.SCALE_CALLS_WRITES !== '0') {
+    const h = admin.headers;
+    const txs = (await call('GET', '/transactions?page=7&limit=20', h)).json.transactions as Array<{ id: string; amount: number }>;
+    const rcs = (await call('GET', '/receipts?page=7&limit=20', h)).json.receipts as Array<{ id: string }>;
+    const confirmedPage = (await call('GET', '/matches?status=confirmed&limit=20&offset=200', h)).json;
+    const confirmed = (Array.isArray(confirmedPage) ? confirmedPage : (confirmedPage.matches as Array<{ id: string }>)) as Array<{ id: string }>;
+    const csv = (i: number) => `Date,Description,Amount\n${Array.from({ length: 10 }, (_, k) => `2024-06-${String(k + 1).padStart(2, '0')},BENCH SHOP ${i}-${k},-${(10 + k).toFixed(2)}`).join('\n')}`;
+    const writes: Array<[label: string, run: (i: number) => Promise<{ status: number; ms: number }>]> = [
+      ['PUT /transactions/{id}', (i) => call('PUT', `/transactions/${txs[i]!.id}`, h, { description: `Edited ${i}`, category: 'Travel', job_number: 'J-1', cost_code: '01-100', amount: txs[i]!.amount })],
+      ['DELETE /transactions/{id}', (i) => call('DELETE', `/transactions/${txs[10 + i]!.id}`, h)],
+      ['PUT /receipts/{id} (merchant, date)', (i) => call('PUT', `/receipts/${rcs[i]!.id}`, h, { extracted_merchant: `Corrected ${i}`, extracted_date: `2024-02-0${i + 1}` })],
+      ['DELETE /receipts/{id}', (i) => call('DELETE', `/receipts/${rcs[10 + i]!.id}`, h)],
+      ['POST /matches/find/{id}', (i) => call('POST', `/matches/find/${rcs[5 + i]!.id}`, h, {})],
+      ['DELETE /matches/{id} (a confirmed one)', (i) => call('DELETE', `/matches/${confirmed[i]!.id}`, h)],
+      ['POST /transactions/import (10 rows)', async (i) => {
+        const form = new FormData();
+        form.append('csvFile', new Blob([csv(i)], { type: 'text/csv' }), 'bench.csv');
+        const t = performance.now();
+        const res = await fetch(`${base}/transactions/import`, { method: 'POST', headers: h, body: form });
+        await res.arrayBuffer();
+        return { status: res.status, ms: performance.now() - t };
+      }],
+    ];
+    for (const [label, run] of writes) {
+      let done = false;
+      const health: number[] = [];
+      const poll = (async () => {
+        while (!done) {
+          health.push((await call('GET', '/health', {})).ms);
+          await sleep(20);
+        }
+      })();
+      const out: Array<{ status: number; ms: number }> = [];
+      for (let i = 0; i < 3; i++) out.push(await run(i));
+      await sleep(1000); // the jobs they set off
+      done = true;
+      await poll;
+      const bad = out.filter((r) => r.status >= 300).map((r) => r.status);
+      row(`admin ${label} (ms, each); /api/health beside p99 / max ms`, `${out.map((r) => fmt(r.ms, 0)).join(', ')}; ${fmt(percentile(health, 99), 1)} / ${fmt(Math.max(...health), 1)}`, bad.length ? `status ${bad.join(', ')}` : '');
+    }
   }
   console.log(`  load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
