@@ -51,6 +51,23 @@ async function call(method: string, path: string, headers: Record<string, string
   return { status: res.status, ms, json };
 }
 
+/** Runs `work` with /api/health polled every 20 ms beside it (for `tailMs` after it too); the poll times. */
+async function besideHealth<T>(work: () => Promise<T>, tailMs = 0): Promise<{ value: T; health: number[] }> {
+  let done = false;
+  const health: number[] = [];
+  const poll = (async () => {
+    while (!done) {
+      health.push((await call('GET', '/health', {})).ms);
+      await sleep(20);
+    }
+  })();
+  const value = await work();
+  if (tailMs > 0) await sleep(tailMs);
+  done = true;
+  await poll;
+  return { value, health };
+}
+
 async function login(email: string): Promise<{ headers: Record<string, string>; companyId: string }> {
   for (;;) {
     const r = await call('POST', '/auth/login', {}, { email, password: PASSWORD });
@@ -113,17 +130,7 @@ try {
     ['POST', `/ai/matching/advanced/${line}`], ['POST', `/ai/analyze/comprehensive/${line}`],
   ];
   for (const [method, path] of slow) {
-    let done = false;
-    const health: number[] = [];
-    const poll = (async () => {
-      while (!done) {
-        health.push((await call('GET', '/health', {})).ms);
-        await sleep(20);
-      }
-    })();
-    const r = await call(method, path, admin.headers, method === 'POST' ? {} : undefined);
-    done = true;
-    await poll;
+    const { value: r, health } = await besideHealth(() => call(method, path, admin.headers, method === 'POST' ? {} : undefined));
     row(`admin ${method} ${path.replace(line, '{id}')}: s; /api/health beside it p99 / max ms`, `${fmt(r.ms / 1000, 2)}; ${fmt(percentile(health, 99), 1)} / ${fmt(Math.max(...health), 1)}`, r.status === 200 ? `${health.length} polls` : `status ${r.status}`);
   }
 
@@ -154,19 +161,12 @@ try {
       }],
     ];
     for (const [label, run] of writes) {
-      let done = false;
-      const health: number[] = [];
-      const poll = (async () => {
-        while (!done) {
-          health.push((await call('GET', '/health', {})).ms);
-          await sleep(20);
-        }
-      })();
-      const out: Array<{ status: number; ms: number }> = [];
-      for (let i = 0; i < 3; i++) out.push(await run(i));
-      await sleep(1000); // the jobs they set off
-      done = true;
-      await poll;
+      // The jobs they set off run for a moment after the answers: polled for a second more.
+      const { value: out, health } = await besideHealth(async () => {
+        const answers: Array<{ status: number; ms: number }> = [];
+        for (let i = 0; i < 3; i++) answers.push(await run(i));
+        return answers;
+      }, 1000);
       const bad = out.filter((r) => r.status >= 300).map((r) => r.status);
       row(`admin ${label} (ms, each); /api/health beside p99 / max ms`, `${out.map((r) => fmt(r.ms, 0)).join(', ')}; ${fmt(percentile(health, 99), 1)} / ${fmt(Math.max(...health), 1)}`, bad.length ? `status ${bad.join(', ')}` : '');
     }
