@@ -162,11 +162,16 @@ describe('the candidate block of a new receipt', () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       last = performance.now();
     };
+    const started = performance.now();
     const got = await block(companyId, { days: [isoOfDay(FIRST + 362), isoOfDay(FIRST + 362)] }, {}, 75, pause);
     longest = Math.max(longest, performance.now() - last);
+    const total = performance.now() - started;
     expect(got.receipts.length).toBeGreaterThan(4000);
-    // Slices of SLICE_MS (5 ms) and one receipt's block: well under 50 ms on any machine here;
-    // without a turn in the loop over the receipts it was the whole loop (150-250 ms).
-    expect(longest).toBeLessThan(50);
+    // Slices of SLICE_MS (5 ms) and one receipt's block: a small share of the whole, however busy
+    // the machine (a quiet one: longest 5-10 ms of ~300; 74 ms once in CI beside other tests).
+    // Without a turn in the loop over the receipts the longest stretch was that loop, most of the
+    // whole (301 of ~400 ms).
+    console.log(`block of ${got.receipts.length} receipts: ${total.toFixed(0)} ms, longest stretch without a turn ${longest.toFixed(1)} ms`);
+    expect(longest / total).toBeLessThan(0.35);
   });
 });
