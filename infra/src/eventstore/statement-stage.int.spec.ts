@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError, type DomainEvent, type NewEvent } from '@paperlink/domain';
 import type { StagedDecisionInput } from '@paperlink/command-api/src/transactions/import-staged';
@@ -58,6 +59,30 @@ describe('a staged statement import in the bulk writer thread', () => {
 
     // Written: the thread holds the statement no more; the request's own release later is harmless.
     await expect(stager.decide(answer.stage, input('i-3'))).rejects.toThrow(/no staged statement/);
+    stager.release(answer.stage);
+  });
+
+  it('is gone for a message right behind the write that appended it (dropped before the answer is posted)', async () => {
+    const answer = await stager.stage(statement(1500), { maxRows: 10_000 });
+    if ('needsMapping' in answer) throw new Error('no mapping needed');
+    const decided = await stager.decide(answer.stage, input('i-4'));
+    // The write and a decision posted in one turn: the thread takes both in one go, and the
+    // decision must not find the statement (dropped after the answer, it did: in CI a request
+    // that the answer let through found it).
+    const worker = (store as unknown as { bulk: { worker: Worker } }).bulk.worker;
+    const post = worker.postMessage.bind(worker);
+    let behind: Promise<unknown> | undefined;
+    worker.postMessage = ((message: { kind: string }, transfer?: readonly ArrayBuffer[]) => {
+      post(message, transfer as never);
+      if (message.kind === 'write' && !behind) behind = stager.decide(answer.stage, input('i-5'));
+    }) as typeof worker.postMessage;
+    try {
+      await store.appendMany([{ streamId: 'import-i-4', expectedRevision: 'no_stream', events: toNew(decided.events.filter((e) => e.type === 'TransactionsImported')) }]);
+    } finally {
+      worker.postMessage = post;
+    }
+    expect(behind).toBeDefined();
+    await expect(behind).rejects.toThrow(/no staged statement/);
     stager.release(answer.stage);
   });
 });

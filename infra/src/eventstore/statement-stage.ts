@@ -157,9 +157,14 @@ export class StatementStages {
     return this.stages.size;
   }
 
-  /** Drops a statement; once none is held, the thread's heap is collected (see collectGarbage). */
-  release(id: number): void {
+  /**
+   * Drops a statement; once none is held, the thread's heap is collected (see collectGarbage),
+   * at once or, with `collectLater`, by that function (after the caller's turn, when what it still
+   * holds of the statement is unreferenced).
+   */
+  release(id: number, collectLater?: (collect: () => void) => void): void {
     if (!this.stages.delete(id) || this.stages.size > 0) return;
-    this.collect();
+    if (collectLater) collectLater(this.collect);
+    else this.collect();
   }
 }
