@@ -22,6 +22,7 @@ import {
   decideManual,
   decidePair,
   decideProposals,
+  emptySide,
   eventsOfChanges,
   fold,
   isoOfDay,
@@ -67,7 +68,7 @@ const legacy: MatchEvent[] = [];
 for (let k = 0; k < MATCHES; k += 2000) {
   const changes = [];
   const pairs = Array.from({ length: Math.min(2000, MATCHES - k) }, () => ({ receiptId: randomUUID(), transactionId: randomUUID() }));
-  const book = { receipt: () => ({ matches: new Map() }), transaction: () => ({ matches: new Map() }) };
+  const book = { receipt: () => emptySide(), transaction: () => emptySide() };
   changes.push(...decideProposals({ threshold: 75, origin: 'auto', proposals: pairs.map((p) => ({ ...p, confidence: 90, evidence })), considered: [], newId: randomUUID }, book));
   const decided = changes.map((c, i) => ({ kind: i % 5 === 4 ? ('rejected' as const) : ('confirmed' as const), match: c.match, receiptName: `r${k + i}.jpg` }));
   const { receipts, transactions } = eventsOfChanges(companyId, 'ada', [...changes, ...decided]);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receiptStream } from '@paperlink/domain';
+import { autoMatchJobsFrom } from '../../infra/src/receipts/matching-job';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { BANK_CSV, imageOf, labelledReader, labels } from '../support/labelled-reader';
 
@@ -22,6 +24,8 @@ interface MatchRow {
 }
 
 let api: Api;
+/** The confirmed match a test deleted (the next test runs a late job over its pair). */
+let deletedPair: MatchRow | undefined;
 let ada: Account;
 let bo: Account;
 const truth = JSON.parse(readFileSync(join(BANK_CSV, 'chase.truth.json'), 'utf8')) as Truth;
@@ -151,6 +155,24 @@ describe('matches API', () => {
     expect((await api.http.get(`/api/transactions/${taken.transaction_id}`).set(ada.headers())).body.transaction).toMatchObject({ receipt_count: 0, receipts: '' });
     expect((await api.http.get(`/api/receipts/${taken.receipt_id}`).set(ada.headers())).body.receipt.match_count).toBe(0);
     expect((await api.http.delete(`/api/matches/${taken.id}`).set(ada.headers())).status).toBe(404);
+    deletedPair = taken;
+  });
+
+  it('a late auto-match job (retried, or run behind under load) does not propose a pair a person deleted after its evidence', async () => {
+    const { receipt_id: receiptId, transaction_id: transactionId } = deletedPair!;
+    // The job the receipt's reading set off, run again now: its evidence is older than the deletion.
+    const read = (await api.paperlink.adapters.events.readStream(receiptStream(receiptId))).find((e) => e.type === 'ReceiptRead')!;
+    const [job] = autoMatchJobsFrom(read);
+    expect(await api.paperlink.adapters.jobs.submit({ ...job!, id: `${job!.id}-late` })).toBe('done');
+    const pair = async () => (await all()).filter((m) => m.receipt_id === receiptId && m.transaction_id === transactionId);
+    expect(await pair()).toEqual([]);
+    // New evidence after the deletion (here: the same seed at the log's head) proposes it again.
+    const head = await api.paperlink.adapters.events.headPosition();
+    expect(await api.paperlink.adapters.jobs.submit({ ...job!, id: `${job!.id}-new`, payload: { ...(job!.payload as object), position: head } })).toBe('done');
+    expect(await pair()).toHaveLength(1);
+    // Deleted by a person again, so the tests after this one see the company as before.
+    const again = (await pair())[0]!;
+    await api.http.delete(`/api/matches/${again.id}`).set(ada.headers()).expect(200);
   });
 
   it('keeps members to matches of their own receipts or transactions and refuses bad input', async () => {

@@ -2,6 +2,7 @@ import {
   autoMatch,
   confirmedOf,
   decideProposals,
+  deletedSince,
   DEFAULT_AUTO_MATCH_THRESHOLD,
   type AutoMatchOptions,
   type MatchProposal,
@@ -43,6 +44,11 @@ export interface MatchSeed {
   transactionIds?: string[];
   /** First and last posting day ('YYYY-MM-DD') of imported lines. */
   days?: [string, string];
+  /**
+   * The log position of the event that brought this evidence (a job's). A pair a person deleted
+   * after it is left out of the run: the person undid it knowing this evidence. Unset: now.
+   */
+  evidenceAt?: number;
 }
 
 export interface MatchDeps {
@@ -116,6 +122,13 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
       if (c) decided.push(c);
       for (const m of side.matches.values()) if (m.status === 'rejected') decided.push(m);
     }
+    // Pairs a person deleted after the run's evidence: left out like rejected ones, for this run only.
+    const at = seed.evidenceAt;
+    if (at !== undefined) {
+      for (const id of receiptIds) {
+        for (const m of book.receipt(id).matches.values()) if (m.status === 'deleted' && deletedSince(book.receipt(id), m.receiptId, m.transactionId, at)) decided.push({ ...m, status: 'rejected' });
+      }
+    }
   } else {
     decided = await deps.matchesOf(companyId, ['confirmed', 'rejected']);
   }
@@ -143,7 +156,7 @@ export async function runAutoMatch(deps: MatchDeps, ctx: RequestContext, thresho
         [...slice.map((p) => p.receiptId), ...withdraw.map((m) => m.receiptId)],
         [...slice.map((p) => p.transactionId), ...withdraw.map((m) => m.transactionId)],
       );
-      const changes = decideProposals({ threshold, origin: 'auto', proposals: slice, considered: withdraw, newId }, book);
+      const changes = decideProposals({ threshold, origin: 'auto', proposals: slice, considered: withdraw, newId, ...(seed?.evidenceAt !== undefined ? { evidenceAt: seed.evidenceAt } : {}) }, book);
       counts = { suggested: changes.filter((c) => c.kind === 'suggested').length, withdrawn: changes.filter((c) => c.kind === 'withdrawn').length };
       return { appends: await book.appends(ctx.userId!, changes), body: null };
     });

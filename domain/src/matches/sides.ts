@@ -46,9 +46,16 @@ export type SideEvent = MatchEvent | MatchesNotedEvent;
 
 export interface SideState {
   matches: Map<string, NotedMatch>;
+  /**
+   * Pairs a person deleted (`receiptId|transactionId`), at the log position of the deletion when
+   * the fold was given one: a run started by evidence older than that does not propose the pair
+   * again (its evidence is what the person undid).
+   */
+  deletedAt: Map<string, number>;
 }
 
-export const emptySide = (): SideState => ({ matches: new Map() });
+export const emptySide = (): SideState => ({ matches: new Map(), deletedAt: new Map() });
+const pairKey = (receiptId: string, transactionId: string) => `${receiptId}|${transactionId}`;
 
 function setStatus(state: SideState, m: Omit<NotedMatch, 'status' | 'confidence'> & { confidence?: number }, status: MatchStatus, receiptName?: string): void {
   const known = state.matches.get(m.matchId);
@@ -63,8 +70,11 @@ function setStatus(state: SideState, m: Omit<NotedMatch, 'status' | 'confidence'
   });
 }
 
-/** Folds one event of a side stream (either kind of side). */
-export function evolveSide(state: SideState, event: SideEvent): SideState {
+/** Folds one event of a side stream (either kind of side); a recorded event also brings its log position. */
+export function evolveSide(state: SideState, event: SideEvent & { position?: number }): SideState {
+  const deletedHere = (m: { receiptId: string; transactionId: string }) => {
+    if (typeof event.position === 'number') state.deletedAt.set(pairKey(m.receiptId, m.transactionId), event.position);
+  };
   switch (event.type) {
     case 'MatchesSuggested':
       for (const s of event.data.suggestions) setStatus(state, s, 'pending');
@@ -83,14 +93,18 @@ export function evolveSide(state: SideState, event: SideEvent): SideState {
       return state;
     case 'MatchDeleted':
       setStatus(state, event.data, 'deleted');
+      deletedHere(event.data);
       return state;
     case 'MatchesNoted':
-      for (const m of event.data.matches) setStatus(state, m, m.status, m.receiptName);
+      for (const m of event.data.matches) {
+        setStatus(state, m, m.status, m.receiptName);
+        if (m.status === 'deleted') deletedHere(m);
+      }
       return state;
   }
 }
 
-export const foldSide = (events: Iterable<SideEvent>): SideState => {
+export const foldSide = (events: Iterable<SideEvent & { position?: number }>): SideState => {
   let s = emptySide();
   for (const e of events) s = evolveSide(s, e);
   return s;
@@ -101,6 +115,9 @@ export const pendingOf = (side: SideState): NotedMatch[] => [...side.matches.val
 /** Whether the pair was rejected (by either side's record). */
 const rejectedIn = (side: SideState, receiptId: string, transactionId: string) =>
   [...side.matches.values()].some((m) => m.status === 'rejected' && m.receiptId === receiptId && m.transactionId === transactionId);
+/** Whether a person deleted the pair after the log position `at` (by either side's record). */
+export const deletedSince = (side: SideState, receiptId: string, transactionId: string, at: number): boolean =>
+  (side.deletedAt.get(pairKey(receiptId, transactionId)) ?? -Infinity) > at;
 const pendingPair = (side: SideState, receiptId: string, transactionId: string) =>
   [...side.matches.values()].find((m) => m.status === 'pending' && m.receiptId === receiptId && m.transactionId === transactionId);
 
@@ -202,6 +219,12 @@ export interface ApplyProposals {
    */
   considered: ReadonlyArray<{ matchId: string; receiptId: string; transactionId: string }>;
   newId: () => string;
+  /**
+   * The log position of the evidence the run was started by (a job's event). A pair a person
+   * deleted after it is skipped: the run would undo that person's decision with what they had
+   * already seen (a job retried, or run late under load). Unset for runs a person asks for now.
+   */
+  evidenceAt?: number;
 }
 
 /**
@@ -219,6 +242,7 @@ export function decideProposals(c: ApplyProposals, book: MatchBook): MatchChange
     const r = book.receipt(p.receiptId);
     const t = book.transaction(p.transactionId);
     if (rejectedIn(r, p.receiptId, p.transactionId) || rejectedIn(t, p.receiptId, p.transactionId)) continue;
+    if (c.evidenceAt !== undefined && (deletedSince(r, p.receiptId, p.transactionId, c.evidenceAt) || deletedSince(t, p.receiptId, p.transactionId, c.evidenceAt))) continue;
     if (confirmedOf(r) || confirmedOf(t)) continue;
     if (taken.has(`r:${p.receiptId}`) || taken.has(`t:${p.transactionId}`)) continue;
     taken.add(`r:${p.receiptId}`);

@@ -21,8 +21,10 @@ const evidence: MatchEvidence = { amountDiffCents: 0, amountRatio: 1, amountKind
  * names (a book that throws on any other), and its events are appended to each side's stream.
  */
 function sides() {
-  const streams = new Map<string, SideEvent[]>();
+  const streams = new Map<string, Array<SideEvent & { position: number }>>();
   let n = 0;
+  /** The log position of the last event appended (each event gets the next one, as in the log). */
+  let position = 0;
   const newId = () => `m${++n}`;
   const state = (key: string): SideState => {
     let s = emptySide();
@@ -32,22 +34,52 @@ function sides() {
   const book: MatchBook = { receipt: (id) => state(`r:${id}`), transaction: (id) => state(`t:${id}`) };
   const apply = (changes: MatchChange[]) => {
     const { receipts, transactions } = eventsOfChanges('c', 'ada', changes);
-    for (const [id, events] of receipts) streams.set(`r:${id}`, [...(streams.get(`r:${id}`) ?? []), ...events]);
-    for (const [id, events] of transactions) streams.set(`t:${id}`, [...(streams.get(`t:${id}`) ?? []), ...events]);
+    const at = (events: SideEvent[]) => events.map((e) => ({ ...e, position: ++position }));
+    for (const [id, events] of receipts) streams.set(`r:${id}`, [...(streams.get(`r:${id}`) ?? []), ...at(events)]);
+    for (const [id, events] of transactions) streams.set(`t:${id}`, [...(streams.get(`t:${id}`) ?? []), ...at(events)]);
     return changes;
   };
-  const auto = (pairs: Array<[string, string]>, considered: Array<{ matchId: string; receiptId: string; transactionId: string }> = []) =>
-    apply(decideProposals({ threshold: 75, origin: 'auto', proposals: pairs.map(([receiptId, transactionId]) => ({ receiptId, transactionId, confidence: 90, evidence })), considered, newId }, book));
+  const auto = (pairs: Array<[string, string]>, considered: Array<{ matchId: string; receiptId: string; transactionId: string }> = [], evidenceAt?: number) =>
+    apply(decideProposals({ threshold: 75, origin: 'auto', proposals: pairs.map(([receiptId, transactionId]) => ({ receiptId, transactionId, confidence: 90, evidence })), considered, newId, ...(evidenceAt !== undefined ? { evidenceAt } : {}) }, book));
   const act = (type: 'ConfirmMatch' | 'RejectMatch' | 'DeleteMatch', matchId: string, receiptId: string, transactionId: string, role: 'admin' | 'user' = 'admin', by = 'ada') =>
     apply(decidePair(type, { companyId: 'c', by, role, matchId, receiptId, transactionId, side: { receiptName: `${receiptId}.jpg`, receiptOwner: 'bo', transactionOwner: 'bo' } }, book));
   const manual = (receiptId: string, transactionId: string) =>
     apply(decideManual({ by: 'ada', role: 'admin', receiptId, transactionId, confidence: 50, evidence, side: { receiptName: `${receiptId}.jpg` }, newId }, book));
   const status = (matchId: string, receiptId: string, transactionId: string) => [book.receipt(receiptId).matches.get(matchId)?.status, book.transaction(transactionId).matches.get(matchId)?.status];
-  return { streams, book, auto, act, manual, status, apply };
+  return { streams, book, auto, act, manual, status, apply, position: () => position };
 }
 const kinds = (changes: MatchChange[]) => changes.map((c) => `${c.kind}:${c.match.matchId}`);
 
 describe('matches on the streams of their sides', () => {
+  it('a run started by evidence older than a person’s deletion of the pair does not propose it again; newer evidence or a run asked for now does', () => {
+    const given = () => {
+      const s = sides();
+      s.auto([['r1', 't1']]);
+      const read = s.position(); // the evidence: what the first run was started by
+      s.act('ConfirmMatch', 'm1', 'r1', 't1');
+      s.act('DeleteMatch', 'm1', 'r1', 't1');
+      return { s, read };
+    };
+    // A job of that evidence retried or run late, after the deletion: nothing.
+    const late = given();
+    expect(late.s.auto([['r1', 't1']], [], late.read)).toEqual([]);
+    // Known from either side's record alone (the receipt's public events, the transaction's notes).
+    const receiptOnly = given();
+    receiptOnly.s.streams.delete('t:t1');
+    expect(receiptOnly.s.auto([['r1', 't1']], [], receiptOnly.read)).toEqual([]);
+    const transactionOnly = given();
+    transactionOnly.s.streams.delete('r:r1');
+    expect(transactionOnly.s.auto([['r1', 't1']], [], transactionOnly.read)).toEqual([]);
+    // Evidence after the deletion (a correction, an edit), or a run a person asks for now: proposed again.
+    const newer = given();
+    expect(kinds(newer.s.auto([['r1', 't1']], [], newer.s.position()))).toEqual(['suggested:m2']);
+    const asked = given();
+    expect(kinds(asked.s.auto([['r1', 't1']]))).toEqual(['suggested:m2']);
+    // Another pair of the same receipt is not held back by it.
+    const other = given();
+    expect(kinds(other.s.auto([['r1', 't2']], [], other.read))).toEqual(['suggested:m2']);
+  });
+
   it('suggests a pair once; both sides know it; a re-run keeps it', () => {
     const s = sides();
     expect(kinds(s.auto([['r1', 't1']]))).toEqual(['suggested:m1']);

@@ -71,7 +71,9 @@ export function autoMatchJobHandler(deps: { match: MatchDeps; events: EventStore
       const threshold = await thresholdFor(deps.match, job.companyId, undefined);
       const ctx = { requestId: `${job.id}-${job.attempt}`, correlationId: job.correlationId, companyId: job.companyId, userId: 'system:auto-match', role: 'admin' as const, now: new Date() };
       // Between its slices the run gives the thread to the requests in flight (RequestActivity).
-      await runAutoMatch(deps.match, ctx, threshold, {}, job.payload.seed, deps.pause);
+      // The event's position goes with its seed: a pair a person deleted after it is not proposed again
+      // (a retried or late job would undo their decision with evidence they had seen).
+      await runAutoMatch(deps.match, ctx, threshold, {}, { ...job.payload.seed, evidenceAt: job.payload.position }, deps.pause);
     },
     async onFailed(job, error) {
       deps.log?.(`auto-match for company ${job.companyId} failed: ${error instanceof Error ? error.message : String(error)}`);
