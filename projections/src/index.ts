@@ -13,6 +13,7 @@ export * from './receipts/receipts';
 export * from './receipts/date-orders';
 export * from './receipts/receipt-files';
 export * from './matches/matches';
+export * from './matches/figures';
 export * from './analytics/analytics';
 export * from './analytics/read';
 export * from './settings/settings';

@@ -8,6 +8,7 @@ import { receiptsProjection } from './receipts/receipts';
 import { receiptDateOrdersProjection } from './receipts/date-orders';
 import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
+import { matchFiguresProjection } from './matches/figures';
 import { aiLearningProjection } from './ai-learning/ai-learning';
 import { analyticsProjection } from './analytics/analytics';
 import { settingsProjection } from './settings/settings';
@@ -15,5 +16,5 @@ import { calendarProjection } from './ai-more/calendar';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptDateOrdersProjection, receiptFilesProjection, matchesProjection, analyticsProjection, settingsProjection, calendarProjection, aiLearningProjection];
+  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptDateOrdersProjection, receiptFilesProjection, matchesProjection, matchFiguresProjection, analyticsProjection, settingsProjection, calendarProjection, aiLearningProjection];
 }

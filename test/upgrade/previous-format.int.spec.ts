@@ -99,6 +99,11 @@ describe('a data folder made by the previous landing (b401118)', () => {
     const matches = await api.http.get('/api/matches').set(h);
     const confirmed = (matches.body as Array<{ id: string; status: string }>).find((m) => m.id === facts.confirmedMatch);
     expect(confirmed?.status).toBe('confirmed');
+    // The match figures (a projection newer than the folder) were built from its log on this start.
+    const all = matches.body as Array<{ status: string }>;
+    const stats = (await api.http.get('/api/ai/matching/stats').set(h)).body as { total_matches: number; confirmed_matches: number };
+    expect(stats).toMatchObject({ total_matches: all.length, confirmed_matches: all.filter((m) => m.status === 'confirmed').length });
+    expect(stats.confirmed_matches).toBeGreaterThan(0);
   });
 
   it('re-importing the statement it imported adds nothing (the duplicate counts were rebuilt)', async () => {

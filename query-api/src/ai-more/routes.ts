@@ -25,7 +25,7 @@ import {
 import { requireCompany } from '@paperlink/domain/http/context';
 import { validIdParams } from '@paperlink/domain/http/params';
 import {
-  CALENDAR_EVENTS, calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, RECEIPTS, receiptMatchInput, splitViews, TRANSACTIONS,
+  CALENDAR_EVENTS, calendarEventsOf, calendarsOf, getReceipt, getTransaction, MATCHES, matchFiguresOf, RECEIPTS, receiptMatchInput, splitViews, TRANSACTIONS,
   type CalendarEventDoc, type MatchDoc, type ReceiptDoc, type TransactionDoc,
 } from '@paperlink/projections';
 
@@ -204,41 +204,10 @@ export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
   router.get('/ai/matching/stats', company, async (_req, res) => {
     const ctx = ctxOf(res);
     const scope = scopeOf(ctx);
-    // Every match in scope is read (100,000 at a real company's size: 1.6 s): kept until the company's next event.
-    const compute = () => matchFigures(ctx, scope);
-    res.json(deps.memo ? await deps.memo(ctx.companyId!, `matching-stats:${scope.userId ?? '*'}`, compute) : await compute());
+    // One document of the match-figures projection (every match read took 1.6 s at 100,000).
+    res.json(await matchFiguresOf(store, ctx.companyId!, scope.userId));
   });
 
-  const matchFigures = async (ctx: RequestContext, scope: Scope) => {
-    let matches = await readAll(store.collection<MatchDoc>(MATCHES), { companyId: ctx.companyId! });
-    if (scope.userId) {
-      const receipts = await readAll(store.collection<ReceiptDoc>(RECEIPTS), { companyId: ctx.companyId!, userId: scope.userId });
-      const ids = new Set(receipts.map((r) => r._id));
-      matches = matches.filter((m) => ids.has(m.receiptId));
-    }
-    const by = (status: string) => matches.filter((m) => m.status === status);
-    const avg = (ms: MatchDoc[]) => (ms.length === 0 ? null : Math.round((ms.reduce((s, m) => s + m.confidence, 0) / ms.length) * 10) / 10);
-    const confirmed = by('confirmed');
-    const rejected = by('rejected');
-    const pending = by('pending');
-    const origins: Record<string, number> = {};
-    for (const m of matches) origins[m.origin] = (origins[m.origin] ?? 0) + 1;
-    const decided = confirmed.length + rejected.length;
-    return {
-      total_matches: matches.length,
-      confirmed_matches: confirmed.length,
-      rejected_matches: rejected.length,
-      pending_matches: pending.length,
-      by_origin: origins,
-      acceptance_rate: decided === 0 ? null : Math.round((confirmed.length / decided) * 1000) / 10,
-      average_confidence: { all: avg(matches), confirmed: avg(confirmed), rejected: avg(rejected), pending: avg(pending) },
-      confidence_bands: {
-        high: matches.filter((m) => m.confidence >= 80).length,
-        medium: matches.filter((m) => m.confidence >= 60 && m.confidence < 80).length,
-        low: matches.filter((m) => m.confidence < 60).length,
-      },
-    };
-  };
 
   router.post('/ai/analyze/comprehensive/:id', company, async (req, res) => {
     const ctx = ctxOf(res);
