@@ -170,6 +170,13 @@ try {
       const bad = out.filter((r) => r.status >= 300).map((r) => r.status);
       row(`admin ${label} (ms, each); /api/health beside p99 / max ms`, `${out.map((r) => fmt(r.ms, 0)).join(', ')}; ${fmt(percentile(health, 99), 1)} / ${fmt(Math.max(...health), 1)}`, bad.length ? `status ${bad.join(', ')}` : '');
     }
+    // Figures after the company changed (kept answers of before are stale): the first call pays what it reads.
+    for (const [who, hh] of [['admin', admin.headers], ['member', member.headers]] as const) {
+      for (const path of ['/ai/matching/stats', '/matches/stats', '/analytics/dashboard']) {
+        const r = await call('GET', path, hh);
+        row(`${who} GET ${path} after the writes (ms)`, fmt(r.ms, 1), r.status === 200 ? '' : `status ${r.status}`);
+      }
+    }
   }
   console.log(`  load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
