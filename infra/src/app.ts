@@ -67,6 +67,7 @@ import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
 import { renderReport } from './reports/run';
 import { findInPages } from './readstore/paged';
+import { hasKnownCounts, keepCountHints } from './readstore/count-hints';
 import { ModelChain } from './llm/chain';
 import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { aiMoreRouters } from './ai-more/wiring';
@@ -169,6 +170,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         return null;
       })
       : Promise.resolve(null);
+
+    // Counts known before the last stop answer a big list's first total while it is recounted (ADR 0029, decision 24).
+    const countHints = hasKnownCounts(adapters.readStore) ? keepCountHints(adapters.readStore, join(dir.root, 'count-hints.json'), { log: (m) => console.warn(m) }) : undefined;
 
     const tokens = new TokenService(signingSecret(dir, config.JWT_SECRET), config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_SECONDS);
     // The wait honours READ_SIDE_WAIT_MS and says whether the read models caught up; a decision
@@ -438,6 +442,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         await blobs.close();
         await runner.stop();
         await projector?.stop();
+        countHints?.stop();
         await readStore.close();
         await events.close();
         unlock();
