@@ -49,11 +49,14 @@ describe('counts known across a restart', () => {
     await writer.close();
 
     // After the start: the first call answers the saved count without waiting for the recount.
-    const after = new HeldRecounts(file, { offThreadRows: 100 });
+    const after = new HeldRecounts(file, { offThreadRows: 100, staleCountWaitMs: 400 });
     keepCountHints(after, hints).stop();
     const first = after.collection('t').count(unmatched);
-    const answer = await Promise.race([first, settle(2000).then(() => 'waited for the recount')]);
+    const answer = await Promise.race([first, settle(3000).then(() => 'waited for the recount')]);
     expect(answer).toBe(400);
+    expect(after.held.length).toBe(1);
+    // The first call waited for the recount (up to staleCountWaitMs); the next ones while it runs do not wait again.
+    expect(await Promise.race([after.collection('t').count(unmatched), settle(250).then(() => 'waited again')])).toBe(400);
     expect(after.held.length).toBe(1);
     // The recount goes through and replaces it.
     after.release();

@@ -893,6 +893,9 @@ export class SqliteReadStore implements ReadStore {
         const key = filterKey(filter);
         const flight = `${name}\u0000${key ?? sql + JSON.stringify(where.sql.params)}`;
         let recount = this.recounts.get(flight);
+        // A recount already under way: an earlier call waited for it (STALE_COUNT_WAIT_MS) and
+        // answered the last known count; this one does not wait again.
+        const alreadyCounting = recount !== undefined;
         if (!recount) {
           const started = performance.now();
           recount = this.countOffThread(sql, where.sql.params).then(
@@ -915,7 +918,7 @@ export class SqliteReadStore implements ReadStore {
         // A recount that took longer than the wait last time will again (1,000,000 rows: 100-250
         // ms): waiting for it only delays the answer it cannot change (a list during an import,
         // whose commits drop the kept count, paid the whole wait on every page).
-        const slow = (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
+        const slow = alreadyCounting || (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
         const counted = last === undefined
           ? await recount
           : this.staleCountWaitMs <= 0 || slow
