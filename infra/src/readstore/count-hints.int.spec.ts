@@ -51,17 +51,21 @@ describe('counts known across a restart', () => {
     // After the start: the first call answers the saved count without waiting for the recount.
     const after = new HeldRecounts(file, { offThreadRows: 100, staleCountWaitMs: 400 });
     keepCountHints(after, hints).stop();
+    // Not even for staleCountWaitMs: how long its recount takes is not known yet.
     const first = after.collection('t').count(unmatched);
-    const answer = await Promise.race([first, settle(3000).then(() => 'waited for the recount')]);
-    expect(answer).toBe(400);
+    expect(await Promise.race([first, settle(250).then(() => 'waited for the recount')])).toBe(400);
     expect(after.held.length).toBe(1);
-    // The first call waited for the recount (up to staleCountWaitMs); the next ones while it runs do not wait again.
+    // Nor do the next calls while it runs.
     expect(await Promise.race([after.collection('t').count(unmatched), settle(250).then(() => 'waited again')])).toBe(400);
     expect(after.held.length).toBe(1);
     // The recount goes through and replaces it.
     after.release();
-    await settle(50);
-    expect(await after.collection('t').count(unmatched)).toBe(410);
+    let n = await after.collection('t').count(unmatched);
+    for (let i = 0; i < 100 && n !== 410; i++) {
+      await settle(50);
+      n = await after.collection('t').count(unmatched);
+    }
+    expect(n).toBe(410);
     await after.close();
 
     // Without hints the same first call waits for its recount.

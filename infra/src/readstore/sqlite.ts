@@ -211,6 +211,8 @@ export class SqliteReadStore implements ReadStore {
    * import commits every 200 ms), instead of every list page waiting for a full recount.
    */
   private readonly lastCounts = new Map<string, Map<string, number>>();
+  /** Counts seeded from before a restart (seedKnownCounts) whose recount has not started: answered without a wait. */
+  private readonly hinted = new Set<string>();
   /** Recounts under way, one per collection and filter. */
   private readonly recounts = new Map<string, Promise<number | undefined>>();
   /** How long the last recount of each count took (ms): one known to take longer than the wait is not waited for. */
@@ -355,7 +357,9 @@ export class SqliteReadStore implements ReadStore {
     for (const [collection, key, n] of entries) {
       let last = this.lastCounts.get(collection);
       if (!last) this.lastCounts.set(collection, (last = new Map()));
-      if (!last.has(key)) last.set(key, n);
+      if (last.has(key)) continue;
+      last.set(key, n);
+      this.hinted.add(`${collection}\u0000${key}`);
     }
   }
 
@@ -896,6 +900,9 @@ export class SqliteReadStore implements ReadStore {
         // A recount already under way: an earlier call waited for it (STALE_COUNT_WAIT_MS) and
         // answered the last known count; this one does not wait again.
         const alreadyCounting = recount !== undefined;
+        // A count from before the restart: its first recount is not waited for either (how long it
+        // takes is not known yet, and a big one takes seconds).
+        const hinted = this.hinted.delete(flight);
         if (!recount) {
           const started = performance.now();
           recount = this.countOffThread(sql, where.sql.params).then(
@@ -918,7 +925,7 @@ export class SqliteReadStore implements ReadStore {
         // A recount that took longer than the wait last time will again (1,000,000 rows: 100-250
         // ms): waiting for it only delays the answer it cannot change (a list during an import,
         // whose commits drop the kept count, paid the whole wait on every page).
-        const slow = alreadyCounting || (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
+        const slow = alreadyCounting || hinted || (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
         const counted = last === undefined
           ? await recount
           : this.staleCountWaitMs <= 0 || slow
