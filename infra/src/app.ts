@@ -393,7 +393,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       categories: async (companyId) => (await listMasterItems(readStore, companyId, 'categories')).map((c) => ({ id: c.id, name: c.name })),
       ocr: (bytes) => readFile(bytes),
     }));
-    // Whole-company AI answers (recurring series, match figures) kept until the company's next event.
+    // Whole-company AI answers (recurring series) kept until the company's next event.
     const memo = companyMemo(decisionPosition, () => runner.position);
     const aiLearning = { ...aiLearningDeps(readStore, workerPool, bus, categorizers), llm, memo };
     api.use(aiLearningRouter(aiLearning));
@@ -408,7 +408,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
       parsers: cpu.parsers,
     }));
-    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning, memo }));
+    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning }));
     api.use(notFound);
     api.use(errorHandler());
     app.use('/api', api);

@@ -5,7 +5,7 @@
  */
 import type { Router } from 'express';
 import { aiMoreRouter, type AiLearningDeps, type CommandBus } from '@paperlink/command-api';
-import type { CompanyMemo, CompanySettings, EventStore, ReadStore } from '@paperlink/domain';
+import type { CompanySettings, EventStore, ReadStore } from '@paperlink/domain';
 import { getTransaction, matchedReceiptOf } from '@paperlink/projections';
 import { aiMoreQueryRouter, type Analyzer } from '@paperlink/query-api';
 import type { OffThread } from '../workers/off-thread';
@@ -20,8 +20,6 @@ export interface AiMoreWiring {
   settingsOf(companyId: string): Promise<CompanySettings>;
   /** The learning ports (categorisation, duplicates, recurring) the comprehensive call asks. */
   learning?: AiLearningDeps;
-  /** Whole-company answers kept until the company's next event. */
-  memo?: CompanyMemo;
   /** Or analyses given directly (tests). */
   analyzers?: Partial<Record<'categorization' | 'duplicateAnalysis' | 'recurringAnalysis', Analyzer>>;
 }
@@ -43,7 +41,6 @@ export function aiMoreRouters(w: AiMoreWiring): Router[] {
       rank: (target, others, limit) => w.cpu.rankCandidates(target, others, limit),
       insights: (events, lines) => w.cpu.calendarInsights(events, lines),
       readAll: (collection, filter) => findInPages(collection, filter),
-      ...(w.memo ? { memo: w.memo } : {}),
       analyzers: w.analyzers ?? (w.learning ? learningAnalyzers(w.learning, w.settingsOf) : {}),
     }),
   ];

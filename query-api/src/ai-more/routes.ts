@@ -10,7 +10,6 @@ import {
   rankCandidates,
   type CalendarEventRef,
   type CalendarInsights,
-  type CompanyMemo,
   type Doc,
   type Filter,
   type ReadCollection,
@@ -47,8 +46,6 @@ export interface AiMoreQueryDeps {
    * findInPages): a company's 200,000 transactions copied at once hold the request thread.
    */
   readAll?<T extends Doc>(collection: ReadCollection<T>, filter: Filter): Promise<T[]>;
-  /** Whole-company answers kept until the company's next event (match figures); computed per call when absent. */
-  memo?: CompanyMemo;
   /** The analyses of section 3 other than the calendar's (ai/categorize, duplicates, recurring). */
   analyzers: Partial<Record<'categorization' | 'duplicateAnalysis' | 'recurringAnalysis', Analyzer>>;
 }
