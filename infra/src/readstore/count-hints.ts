@@ -32,9 +32,12 @@ export function readCountHints(file: string): Array<[string, string, number]> {
     Array.isArray(e) && e.length === 3 && typeof e[0] === 'string' && typeof e[1] === 'string' && Number.isSafeInteger(e[2]) && (e[2] as number) >= 0);
 }
 
-/** Written whole to a temporary file and renamed over the old one: a crash leaves one or the other. */
+/**
+ * Written whole to a temporary file and renamed over the old one: a crash leaves one or the other.
+ * The temporary file is this process's (the query and command processes of one folder both save).
+ */
 export function writeCountHints(file: string, counts: ReadonlyArray<readonly [string, string, number]>): void {
-  const tmp = `${file}.tmp`;
+  const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify({ format: FORMAT, counts }));
   renameSync(tmp, file);
 }
