@@ -77,7 +77,11 @@ export function evolveSide(state: SideState, event: SideEvent & { position?: num
   };
   switch (event.type) {
     case 'MatchesSuggested':
-      for (const s of event.data.suggestions) setStatus(state, s, 'pending');
+      for (const s of event.data.suggestions) {
+        setStatus(state, s, 'pending');
+        // Suggested again after a deletion (newer evidence, or by hand): the deletion no longer holds the pair back.
+        state.deletedAt.delete(pairKey(s.receiptId, s.transactionId));
+      }
       return state;
     case 'MatchesWithdrawn':
       for (const id of event.data.matchIds) {
@@ -99,6 +103,7 @@ export function evolveSide(state: SideState, event: SideEvent & { position?: num
       for (const m of event.data.matches) {
         setStatus(state, m, m.status, m.receiptName);
         if (m.status === 'deleted') deletedHere(m);
+        else if (m.status === 'pending' || m.status === 'confirmed') state.deletedAt.delete(pairKey(m.receiptId, m.transactionId));
       }
       return state;
   }

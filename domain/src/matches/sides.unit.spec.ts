@@ -75,6 +75,11 @@ describe('matches on the streams of their sides', () => {
     expect(kinds(newer.s.auto([['r1', 't1']], [], newer.s.position()))).toEqual(['suggested:m2']);
     const asked = given();
     expect(kinds(asked.s.auto([['r1', 't1']]))).toEqual(['suggested:m2']);
+    // Suggested again by newer evidence: a late run of the old evidence keeps that suggestion, never withdraws it.
+    const again = given();
+    expect(kinds(again.s.auto([['r1', 't1']], [], again.s.position()))).toEqual(['suggested:m2']);
+    expect(again.s.auto([['r1', 't1']], [{ matchId: 'm2', receiptId: 'r1', transactionId: 't1' }], again.read)).toEqual([]);
+    expect(again.s.status('m2', 'r1', 't1')).toEqual(['pending', 'pending']);
     // Another pair of the same receipt is not held back by it.
     const other = given();
     expect(kinds(other.s.auto([['r1', 't2']], [], other.read))).toEqual(['suggested:m2']);

@@ -349,9 +349,8 @@ export class SqliteReadStore implements ReadStore {
 
   /**
    * Counts known before a restart, as last known ones: a big count's first call after the start
-   * answers with one (after waiting STALE_COUNT_WAIT_MS for its recount) instead of waiting for a
-   * recount of the whole table (the unmatched transactions of 1,000,000: 1.2-2.2 s), and the
-   * recount replaces it.
+   * answers with one at once (see `hinted`) instead of waiting for a recount of the whole table
+   * (the unmatched transactions of 1,000,000: 1.2-2.2 s), and the recount it starts replaces it.
    */
   seedKnownCounts(entries: ReadonlyArray<readonly [collection: string, key: string, n: number]>): void {
     for (const [collection, key, n] of entries) {
