@@ -29,6 +29,8 @@ import { merchantSimilarity } from '../domain/src/receipts/index';
 import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import { createOcrPool } from '../infra/src/ocr/pool';
 import { readReceipt } from '../infra/src/ocr/read-receipt';
+import { offThread } from '../infra/src/workers/off-thread';
+import { WorkerPool } from '../infra/src/workers/pool';
 import type { ReceiptReading } from '../infra/src/ocr/read-receipt';
 import { fmt, median, percentile, row } from './lib';
 
@@ -125,12 +127,21 @@ function share(outcomes: readonly Outcome[], field: 'total' | 'date' | 'merchant
 
 const list = labels().slice(0, limit);
 const pool = createOcrPool({ workers, parameters: tessParameters });
-console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+/**
+ * The second line reader (PaddleOCR's recogniser on the doubtful total's and date's lines), as the
+ * product runs it: in worker threads of its own, one per tesseract worker. `--no-second` without it.
+ */
+const second = !args.includes('--no-second');
+const cpuPool = second ? new WorkerPool({ size: workers }) : undefined;
+const secondLines = cpuPool ? offThread(cpuPool).secondLines : undefined;
+const closeSecond = cpuPool ? () => cpuPool.close() : undefined;
+console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
 const wallT = performance.now();
-const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines })));
+const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, ...(secondLines ? { secondLines } : {}) })));
+await closeSecond?.();
 const wallMs = performance.now() - wallT;
 await pool.close();
 
@@ -155,4 +166,4 @@ console.log(`  merchant comparison: upper case, punctuation removed, legal suffi
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
 console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
-if (limit === Infinity && Object.keys(tessParameters).length === 0) console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity && Object.keys(tessParameters).length === 0 && second) console.log(`  wrote ${writeCache(outcomes)}`);

@@ -271,7 +271,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
           let r = reader;
           if (!r) {
             const { createOcrReader } = readerModule ?? (await import('./receipts/reader'));
-            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields, rereadLines: cpu.receiptRereadLines });
+            r = reader = createOcrReader({ workers: config.OCR_WORKERS, pdf: cpu.pdf, fields: cpu.receiptFields, rereadLines: cpu.receiptRereadLines, ...(config.OCR_SECOND_LINE_READER === 'paddle' ? { secondLines: cpu.secondLines } : {}), log: (m) => console.warn(m) });
           }
           return r.read(bytes, extract);
         },

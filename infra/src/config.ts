@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
   LOG_REQUESTS: z.enum(['0', '1']).default('0'),
   /** OCR jobs at once (each holds a tesseract worker of about 200 MB); default: the cores. */
   OCR_WORKERS: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.min(4, availableParallelism()))),
+  /**
+   * The second reader of a doubtful total's and date's lines (ADR 0019 fourth amendment):
+   * PaddleOCR's recogniser in the worker threads, or none.
+   */
+  OCR_SECOND_LINE_READER: z.enum(['paddle', 'off']).default('paddle'),
   /** Worker threads for CPU-heavy steps (CSV parsing, PDF checks and rendering, thumbnails). */
   WORKER_THREADS: z.coerce.number().int().min(1).max(32).default(Math.max(2, Math.min(4, availableParallelism()))),
   /** Transactions one statement import takes at most; a larger file is refused with both figures. */

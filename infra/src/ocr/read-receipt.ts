@@ -9,8 +9,9 @@
  * differently prepared pages are voted on (see reading.ts RETRY_READINGS, combine.ts).
  */
 import { combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
-import type { ExtractOptions, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
+import type { ExtractOptions, OcrBox, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
 import { patchReading, rereadLines } from './line-reread';
+import type { LineReading } from './line-reread';
 import { FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
 import type { OcrPreparation, OcrReader, PageReading } from './reading';
 
@@ -36,6 +37,16 @@ export interface ReadReceiptOptions {
    * extraction's cost): the server passes its worker pool.
    */
   rereadLines?(text: string, words: readonly OcrWord[], fields: ReceiptFields, options: ExtractOptions | undefined): Promise<RereadLine[]>;
+  /**
+   * A second line reader (PaddleOCR's recogniser, paddle-line-host.ts; ADR 0019 fourth
+   * amendment) for the doubtful total's and date's candidate lines: its readings, mended into the
+   * page, are one more reading in the vote (combine.ts). Its failure is not the receipt's.
+   */
+  secondLines?: SecondLineReader;
+}
+
+export interface SecondLineReader {
+  readLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[]): Promise<LineReading[]>;
 }
 
 /**
@@ -59,6 +70,10 @@ export interface ReceiptReading {
   passes: number;
   /** Lines read again one by one (0 when the first reading was confident or they were not read). */
   linesReread?: number;
+  /** Lines the second line reader read (when there is one). */
+  secondLinesRead?: number;
+  /** Why the second line reader failed on this receipt (the receipt was read without it). */
+  secondLinesError?: string;
   /**
    * Where total, date and merchant were read on a one-page image: the line's box as fractions
    * of the page [x0, y0, x1, y1], for showing beside the fields. Only fields whose final value
@@ -99,10 +114,14 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
   const first = await readVariant(images, ocr, FIRST_READING);
   let fields = await fieldsOf(options, first.text, first.words);
   let linesReread = 0;
+  let second: ReceiptFields | null = null;
+  let secondLinesRead = 0;
+  let secondLinesError: string | undefined;
   if ((options.retry ?? true) && (options.lines ?? true) && images.length === 1 && first.image && first.size) {
     const targets = await (options.rereadLines
       ? options.rereadLines(first.text, first.words, fields, options.extract)
       : Promise.resolve(linesToReread(first.text, first.words, fields, options.extract)));
+    let base = { text: first.text, words: first.words };
     if (targets.length > 0) {
       const lines = await rereadLines(first.image, first.size, targets, ocr);
       const patched = patchReading(first.text, first.words, lines, { prefer: 'surer' });
@@ -110,10 +129,27 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
       if (patched.replaced > 0) {
         const mended = await fieldsOf(options, patched.text, patched.words);
         fields = takeRereadFields(fields, mended, [...new Set(targets.flatMap((t) => t.fields))]);
+        base = patched;
+      }
+    }
+    // The doubtful total's and date's lines, read by the second reader (its word gaps are less
+    // sure than tesseract's, so merchant lines are left to tesseract).
+    const numeric = targets.filter((t) => t.fields.some((f) => f !== 'merchant'));
+    if (options.secondLines && numeric.length > 0) {
+      try {
+        const lines = await options.secondLines.readLines(first.image, first.size, numeric.map((t) => t.box));
+        const patched = patchReading(base.text, base.words, lines, { prefer: 'line' });
+        secondLinesRead = lines.length;
+        if (patched.replaced > 0) {
+          const mended = await fieldsOf(options, patched.text, patched.words);
+          second = takeRereadFields(fields, mended, [...new Set(numeric.flatMap((t) => t.fields).filter((f) => f !== 'merchant'))]);
+        }
+      } catch (error) {
+        secondLinesError = error instanceof Error ? error.message : String(error);
       }
     }
   }
-  const readings = [fields];
+  const readings = second ? [fields, second] : [fields];
   if ((options.retry ?? true) && needsAnotherReading(fields)) {
     // One after the other: a receipt never holds more than one worker, so the pool's
     // throughput is shared fairly between receipts.
@@ -129,8 +165,10 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
     text: first.text,
     fields: final,
     ocrConfidence: Math.round(first.confidence * 10) / 10,
-    passes: readings.length,
+    passes: readings.length - (second ? 1 : 0),
     linesReread,
+    ...(options.secondLines ? { secondLinesRead } : {}),
+    ...(secondLinesError ? { secondLinesError } : {}),
     ...(boxes ? { boxes } : {}),
   };
 }

@@ -32,11 +32,20 @@ export function toReceiptReading(r: { source: 'pdf-text' | 'ocr'; text: string; 
 }
 
 /** The product's receipt reader: a tesseract worker pool (started on first use) and extraction. */
-export function createOcrReader(options: { workers?: number } & Pick<ReadReceiptOptions, 'pdf' | 'fields' | 'rereadLines'> = {}): ReceiptReader & { close(): Promise<void> } {
+export function createOcrReader(options: { workers?: number; log?: (message: string) => void } & Pick<ReadReceiptOptions, 'pdf' | 'fields' | 'rereadLines' | 'secondLines'> = {}): ReceiptReader & { close(): Promise<void> } {
   const pool = createOcrPool(options.workers ? { workers: options.workers } : {});
-  const offThread = { ...(options.pdf ? { pdf: options.pdf } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.rereadLines ? { rereadLines: options.rereadLines } : {}) };
+  const offThread = { ...(options.pdf ? { pdf: options.pdf } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.rereadLines ? { rereadLines: options.rereadLines } : {}), ...(options.secondLines ? { secondLines: options.secondLines } : {}) };
+  let warned = false;
   return {
-    read: async (bytes, extract?: ExtractOptions) => toReceiptReading(await readReceipt(bytes, pool, { ...offThread, ...(extract ? { extract } : {}) })),
+    read: async (bytes, extract?: ExtractOptions) => {
+      const r = await readReceipt(bytes, pool, { ...offThread, ...(extract ? { extract } : {}) });
+      // Once per process: a reader that cannot load fails the same way on every receipt.
+      if (r.secondLinesError && !warned) {
+        warned = true;
+        options.log?.(`ocr: the second line reader failed, receipts are read without it: ${r.secondLinesError}`);
+      }
+      return toReceiptReading(r);
+    },
     close: () => pool.close(),
   };
 }

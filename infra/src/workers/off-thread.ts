@@ -24,6 +24,8 @@ export interface OffThread {
   pdf: PdfSteps;
   receiptFields: NonNullable<ReadReceiptOptions['fields']>;
   receiptRereadLines: NonNullable<ReadReceiptOptions['rereadLines']>;
+  /** The second line reader of a receipt's total and date lines (PaddleOCR's recogniser). */
+  secondLines: NonNullable<ReadReceiptOptions['secondLines']>;
   autoMatch: NonNullable<MatchDeps['autoMatch']>;
   /** ai-more: iCalendar parsing, trip insights, advanced matching's ranking. */
   calendar(bytes: Uint8Array, now: string): Promise<ParsedCalendar>;
@@ -70,6 +72,12 @@ export function offThread(pool: WorkerPool): OffThread {
     },
     receiptFields: (text, words, options) => pool.run('receiptFields', { text, ...(words ? { words: [...words] } : {}), ...(options ? { options } : {}) }),
     receiptRereadLines: (text, words, fields, options) => pool.run('receiptRereadLines', { text, words: [...words], fields, ...(options ? { options } : {}) }),
+    secondLines: {
+      readLines: (page, size, boxes) => {
+        const m = moved(page);
+        return pool.run('paddleLines', { page: m.bytes, size, boxes: [...boxes] }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
+      },
+    },
     autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),
     calendar: (bytes, now) => {
       const m = moved(bytes);

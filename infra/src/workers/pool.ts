@@ -71,7 +71,7 @@ export const loadsPdfjs = (task: TaskName, input: unknown): boolean =>
   || (task === 'report' && (input as { meta?: { format?: string } } | null)?.meta?.format === 'pdf');
 
 /** Tasks that read a file someone sent: past the limit the file is what is too much. */
-const FILE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['statement', 'masterData', 'checkPdf', 'pdfText', 'renderPdf', 'thumbnail', 'printCopy', 'receiptFields', 'receiptRereadLines', 'calendar']);
+const FILE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['statement', 'masterData', 'checkPdf', 'pdfText', 'renderPdf', 'thumbnail', 'printCopy', 'receiptFields', 'receiptRereadLines', 'paddleLines', 'calendar']);
 
 /**
  * A task stopped at its time limit: 422 `file_too_complex` for a file someone sent, 503

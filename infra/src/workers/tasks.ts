@@ -3,9 +3,10 @@
  * the pool's `run` is typed from this table.
  */
 import { autoMatch, extractReceiptFields, linesToReread, parseBankStatement, parseMasterDataCsv } from '@paperlink/domain';
-import type { ExtractOptions, OcrWord, ReceiptFields, RereadLine, AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
+import type { ExtractOptions, OcrBox, OcrWord, ReceiptFields, RereadLine, AutoMatchOptions, MatchProposal, ReceiptInput, TransactionInput, MasterDataKind, MasterDataParseResult, StatementParseOptions, StatementParseResult } from '@paperlink/domain';
 import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
+import type { LineReading } from '../ocr/line-reread';
 import { checkPdfHasContent } from '../receipts/pdf-check';
 import { printCopy, thumbnail } from '../receipts/thumbnail';
 import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
@@ -40,6 +41,12 @@ export const TASKS = {
   receiptFields: ({ text, words, options }: { text: string; words?: OcrWord[]; options?: ExtractOptions }): ReceiptFields => extractReceiptFields(text, words, options),
   /** The doubtful fields' candidate lines to OCR again one by one (ocr/read-receipt.ts). */
   receiptRereadLines: ({ text, words, fields, options }: { text: string; words: OcrWord[]; fields: ReceiptFields; options?: ExtractOptions }): RereadLine[] => linesToReread(text, words, fields, options),
+  /**
+   * The total's and date's candidate lines read by PaddleOCR's recogniser (ocr/paddle-line-host.ts),
+   * the second line reader of ocr/read-receipt.ts; the model is loaded once per worker, on first use.
+   */
+  paddleLines: async ({ page, size, boxes }: { page: Uint8Array; size: { width: number; height: number }; boxes: OcrBox[] }): Promise<LineReading[]> =>
+    (await import('../ocr/paddle-line-host')).readPaddleLines(page, size, boxes),
   /** An iCalendar upload (up to 5 MB, recurring rules expanded): ai-more. */
   calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
