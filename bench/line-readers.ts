@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { extractReceiptFields, linesToReread } from '../domain/src/receipts/index';
 import { groupSegments, layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { Segment } from '../domain/src/receipts/learned/layout';
-import type { OcrBox } from '../domain/src/receipts/types';
+import type { OcrBox, OcrWord } from '../domain/src/receipts/types';
 import { rereadLines } from '../infra/src/ocr/line-reread';
 import { createOcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
@@ -45,9 +45,16 @@ function truthOf(segments: readonly Segment[], box: OcrBox, x0: number, x1: numb
   return groupSegments(on).map((l) => l.text).join(' ');
 }
 
+/** The page reading's word boxes on a line (centre inside its box). */
+const wordsOn = (words: readonly OcrWord[], box: OcrBox): OcrBox[] => words.flatMap((w) => {
+  if (!w.bbox || !w.text.trim()) return [];
+  const cy = (w.bbox.y0 + w.bbox.y1) / 2;
+  return cy >= box.y0 && cy <= box.y1 ? [w.bbox] : [];
+});
+
 interface Score { e: number; n: number; eb: number; nb: number; digitsRight: number; lines: number; ms: number[] }
 const blank = (): Score => ({ e: 0, n: 0, eb: 0, nb: 0, digitsRight: 0, lines: 0, ms: [] });
-const scores: Record<string, Score> = { page: blank(), tesseract: blank(), paddle: blank(), 'paddle-all-classes': blank() };
+const scores: Record<string, Score> = { page: blank(), tesseract: blank(), paddle: blank(), 'paddle-spaced-by-page': blank(), 'paddle-all-classes': blank() };
 const add = (s: Score, read: string, truth: string): void => {
   s.e += levenshtein(norm(read), truth);
   s.n += Math.max(1, truth.length);
@@ -96,6 +103,7 @@ try {
     const pad = await paddle.readLines(page, size, boxes);
     scores.paddle!.ms.push(performance.now() - t1);
     const padAll = await paddleAll.readLines(page, size, boxes);
+    const spaced = await paddle.readLines(page, size, boxes, boxes.map((b) => wordsOn(r.words ?? [], b)));
     for (const [k, t] of targets.entries()) {
       const h = t.box.y1 - t.box.y0;
       const truth = norm(truthOf(segments, t.box, t.box.x0 - 3 * h, t.box.x1 + 3 * h));
@@ -105,6 +113,7 @@ try {
       add(scores.tesseract!, tl ? tl.words.map((w) => w.text).join(' ') : pageLine(t.box), truth);
       add(scores.paddle!, pad[k]?.text ?? '', truth);
       add(scores['paddle-all-classes']!, padAll[k]?.text ?? '', truth);
+      add(scores['paddle-spaced-by-page']!, spaced[k]?.text ?? '', truth);
       if (examples.length < 40 && digits(pad[k]?.text ?? '') !== digits(tl ? tl.words.map((w) => w.text).join(' ') : '')) {
         examples.push(`${id} truth "${truth}" | tess "${tl?.words.map((w) => w.text).join(' ')}" | paddle "${pad[k]?.text}" (${fmt(pad[k]?.confidence ?? 0, 0)})`);
       }

@@ -70,6 +70,15 @@ describe('PaddleOCR recogniser on lines (offline: model and runtime from npm pac
     }
   });
 
+  it('takes the word gaps of the page reading when given them', async () => {
+    const image = await page(LINES, SIZE);
+    const meta = await sharp(image).metadata();
+    // "TOTAL RM 123.45" at 14 pt Courier: characters 0-4, 6-7 and 9-14.
+    const word = (from: number, to: number) => ({ ...lineBox(20 + from * 14 * 0.6, 100, to - from, 14) });
+    const [line] = await readPaddleLines(image, { width: meta.width!, height: meta.height! }, [lineBox(20, 100, 15, 14)], [[word(0, 5), word(6, 8), word(9, 15)]]);
+    expect(line!.words.map((w) => w.text)).toEqual(['TOTAL', 'RM', '123.45']);
+  });
+
   it('runs in the worker pool as the product calls it (the page moved, the model loaded there)', async () => {
     const image = await page(LINES, SIZE);
     const meta = await sharp(image).metadata();

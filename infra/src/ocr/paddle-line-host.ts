@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import type { OcrBox, OcrWord } from '@paperlink/domain';
 import type { LineReading } from './line-reread';
 import { paddleLineText } from './paddle';
-import { createPaddleLineReader } from './paddle-lines';
+import { createPaddleLineReader, respace } from './paddle-lines';
 import type { OrtModule, PaddleLine, PaddleLineReader } from './paddle-lines';
 
 export const SIDE_MARGIN = 3;
@@ -29,7 +29,11 @@ export interface PaddleLinesOptions {
 
 export interface PaddleLineSet {
   /** One reading per box, in order (an empty reading for a box too small to crop). */
-  readLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[]): Promise<Array<PaddleLine & { crop: OcrBox }>>;
+  /**
+   * `spacing`, per box: the word boxes another reading found on that line (page pixels); where
+   * given, word gaps are taken from them (paddle-lines.ts `respace`).
+   */
+  readLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[], spacing?: ReadonlyArray<readonly OcrBox[]>): Promise<Array<PaddleLine & { crop: OcrBox }>>;
   close(): Promise<void>;
 }
 
@@ -55,10 +59,10 @@ export async function openPaddleLines(options: PaddleLinesOptions = {}): Promise
   const ort = req(files.ort) as OrtModule;
   const reader: PaddleLineReader = await createPaddleLineReader({ ort, model: files.model, keys: files.keys, threads: options.threads, latinOnly: options.latinOnly });
   return {
-    async readLines(page, size, boxes) {
+    async readLines(page, size, boxes, spacing) {
       const input = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
       const out: Array<PaddleLine & { crop: OcrBox }> = [];
-      for (const box of boxes) {
+      for (const [i, box] of boxes.entries()) {
         const h = Math.max(4, box.y1 - box.y0);
         const side = options.sideMargin ?? SIDE_MARGIN;
         const my = options.marginY ?? MARGIN_Y;
@@ -74,7 +78,9 @@ export async function openPaddleLines(options: PaddleLinesOptions = {}): Promise
         const raw = await sharp(input, { failOn: 'none' }).rotate().flatten({ background: '#ffffff' })
           .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 }).greyscale().toColourspace('b-w').raw()
           .toBuffer({ resolveWithObject: true });
-        const line = await reader.read({ data: raw.data, width: raw.info.width, height: raw.info.height, channels: 1 });
+        const read = await reader.read({ data: raw.data, width: raw.info.width, height: raw.info.height, channels: 1 });
+        const spans = (spacing?.[i] ?? []).map((w) => ({ from: (w.x0 - x0) / (x1 - x0), to: (w.x1 - x0) / (x1 - x0) }));
+        const line = respace(read, spans);
         out.push({ ...line, text: paddleLineText(line.text), crop });
       }
       return out;
@@ -116,14 +122,14 @@ let shared: Promise<PaddleLineSet> | undefined;
  * The lines read by this thread's reader (opened on first use and kept: the model takes about
  * 0.2 s to load and 30-60 MB), as line readings in the page's pixels.
  */
-export async function readPaddleLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[]): Promise<LineReading[]> {
+export async function readPaddleLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[], spacing?: ReadonlyArray<readonly OcrBox[]>): Promise<LineReading[]> {
   shared ??= openPaddleLines().catch((error: unknown) => {
     shared = undefined;
     throw error;
   });
   const reader = await shared;
   const t = performance.now();
-  const lines = await reader.readLines(page, size, boxes);
+  const lines = await reader.readLines(page, size, boxes, spacing);
   const ms = (performance.now() - t) / Math.max(1, lines.length);
   return lines.map((l, i) => paddleLineReading(l, boxes[i]!, ms));
 }

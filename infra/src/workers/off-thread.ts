@@ -73,9 +73,9 @@ export function offThread(pool: WorkerPool): OffThread {
     receiptFields: (text, words, options) => pool.run('receiptFields', { text, ...(words ? { words: [...words] } : {}), ...(options ? { options } : {}) }),
     receiptRereadLines: (text, words, fields, options) => pool.run('receiptRereadLines', { text, words: [...words], fields, ...(options ? { options } : {}) }),
     secondLines: {
-      readLines: (page, size, boxes) => {
+      readLines: (page, size, boxes, spacing) => {
         const m = moved(page);
-        return pool.run('paddleLines', { page: m.bytes, size, boxes: [...boxes] }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
+        return pool.run('paddleLines', { page: m.bytes, size, boxes: [...boxes], ...(spacing ? { spacing: spacing.map((s) => [...s]) } : {}) }, { transfer: m.transfer, timeoutMs: PDF_TIMEOUT_MS });
       },
     },
     autoMatch: (receipts, transactions, options) => pool.run('autoMatch', { receipts, transactions, options }),

@@ -45,8 +45,8 @@ export const TASKS = {
    * The total's and date's candidate lines read by PaddleOCR's recogniser (ocr/paddle-line-host.ts),
    * the second line reader of ocr/read-receipt.ts; the model is loaded once per worker, on first use.
    */
-  paddleLines: async ({ page, size, boxes }: { page: Uint8Array; size: { width: number; height: number }; boxes: OcrBox[] }): Promise<LineReading[]> =>
-    (await import('../ocr/paddle-line-host')).readPaddleLines(page, size, boxes),
+  paddleLines: async ({ page, size, boxes, spacing }: { page: Uint8Array; size: { width: number; height: number }; boxes: OcrBox[]; spacing?: OcrBox[][] }): Promise<LineReading[]> =>
+    (await import('../ocr/paddle-line-host')).readPaddleLines(page, size, boxes, spacing),
   /** An iCalendar upload (up to 5 MB, recurring rules expanded): ai-more. */
   calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
