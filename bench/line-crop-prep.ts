@@ -13,8 +13,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { extractReceiptFields, linesToReread } from '../domain/src/receipts/index';
-import { groupSegments, layoutFromOcr } from '../domain/src/receipts/learned/layout';
-import type { Segment } from '../domain/src/receipts/learned/layout';
+import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { OcrBox } from '../domain/src/receipts/types';
 import { rereadLines } from '../infra/src/ocr/line-reread';
 import type { LineRereadOptions } from '../infra/src/ocr/line-reread';
@@ -22,7 +21,7 @@ import { createOcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
 import { devOcr } from './dev-ocr-cache';
 import { fmt, median } from './lib';
-import { DATA, levenshtein, receiptIds } from './ocr-score';
+import { annotatedSegments, annotatedTextOn, DATA, levenshtein, receiptIds } from './ocr-score';
 
 const args = process.argv.slice(2);
 const argValue = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -48,14 +47,6 @@ const names = (argValue('--variants') ?? Object.keys(CROP_VARIANTS).join(',')).s
 
 const norm = (s: string): string => s.normalize('NFKC').toUpperCase().replace(/[|]/g, ' ').replace(/\s+/g, ' ').trim();
 
-function truthOf(segments: readonly Segment[], box: OcrBox, x0: number, x1: number): string {
-  const on = segments.filter((s) => {
-    const cy = (s.y0 + s.y1) / 2;
-    const cx = (s.x0 + s.x1) / 2;
-    return cy >= box.y0 && cy <= box.y1 && cx >= x0 && cx <= x1;
-  });
-  return groupSegments(on).map((l) => l.text).join(' ');
-}
 
 const first = await devOcr(console.log, 'train');
 const pool = createOcrPool({ workers: 1 });
@@ -76,14 +67,7 @@ try {
     const orig = await sharp(file).metadata();
     if (meta.width !== orig.width || meta.height !== orig.height) continue;
     receipts++;
-    const segments: Segment[] = [];
-    for (const raw of readFileSync(join(DATA.train, `${id}.boxes.csv`), 'utf8').split(/\r?\n/)) {
-      const m = /^(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(.*)$/.exec(raw.trim());
-      if (!m) continue;
-      const xs = [m[1], m[3], m[5], m[7]].map(Number);
-      const ys = [m[2], m[4], m[6], m[8]].map(Number);
-      segments.push({ text: m[9]!, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
-    }
+    const segments = annotatedSegments('train', id);
     const layout = layoutFromOcr(r.text, r.words);
     const size = { width: meta.width!, height: meta.height! };
     const pageLine = (box: OcrBox): string => layout.lines.find((l) => l.x0 === box.x0 && l.y0 === box.y0 && l.x1 === box.x1 && l.y1 === box.y1)?.text ?? '';
@@ -91,7 +75,7 @@ try {
     const truths: string[] = [];
     for (const t of targets) {
       const h = t.box.y1 - t.box.y0;
-      const truth = norm(truthOf(segments, t.box, t.box.x0 - 3 * h, t.box.x1 + 3 * h));
+      const truth = norm(annotatedTextOn(segments, t.box, t.box.x0 - 3 * h, t.box.x1 + 3 * h));
       truths.push(truth);
       const e = levenshtein(norm(pageLine(t.box)), truth);
       pageErr.push(e);
@@ -107,7 +91,7 @@ try {
         const k = targets.findIndex((t) => t.box === l.box);
         const truth = truths[k]!;
         // A band of the page's width also holds what the annotations have beside the line.
-        const widened = v.sideMargin === 'page' ? norm(truthOf(segments, l.box, 0, size.width)) : truth;
+        const widened = v.sideMargin === 'page' ? norm(annotatedTextOn(segments, l.box, 0, size.width)) : truth;
         const e = levenshtein(norm(l.words.map((w) => w.text).join(' ')), widened);
         errs[name]!.e += e;
         errs[name]!.n += Math.max(1, widened.length);

@@ -15,8 +15,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { extractReceiptFields, linesToReread } from '../domain/src/receipts/index';
-import { groupSegments, layoutFromOcr } from '../domain/src/receipts/learned/layout';
-import type { Segment } from '../domain/src/receipts/learned/layout';
+import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { OcrBox, OcrWord } from '../domain/src/receipts/types';
 import { rereadLines } from '../infra/src/ocr/line-reread';
 import { createOcrPool } from '../infra/src/ocr/pool';
@@ -24,7 +23,7 @@ import { prepareImage } from '../infra/src/ocr/preprocess';
 import { openPaddleLines } from '../infra/src/ocr/paddle-line-host';
 import { devOcr } from './dev-ocr-cache';
 import { fmt, median } from './lib';
-import { DATA, levenshtein, receiptIds } from './ocr-score';
+import { annotatedSegments, annotatedTextOn, DATA, levenshtein, receiptIds } from './ocr-score';
 
 const args = process.argv.slice(2);
 const argValue = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -36,14 +35,6 @@ const norm = (s: string): string => s.normalize('NFKC').toUpperCase().replace(/[
 const bare = (s: string): string => norm(s).replace(/ /g, '');
 const digits = (s: string): string => s.replace(/[^0-9]/g, '');
 
-function truthOf(segments: readonly Segment[], box: OcrBox, x0: number, x1: number): string {
-  const on = segments.filter((s) => {
-    const cy = (s.y0 + s.y1) / 2;
-    const cx = (s.x0 + s.x1) / 2;
-    return cy >= box.y0 && cy <= box.y1 && cx >= x0 && cx <= x1;
-  });
-  return groupSegments(on).map((l) => l.text).join(' ');
-}
 
 /** The page reading's word boxes on a line (centre inside its box). */
 const wordsOn = (words: readonly OcrWord[], box: OcrBox): OcrBox[] => words.flatMap((w) => {
@@ -84,14 +75,7 @@ try {
     const orig = await sharp(file).metadata();
     if (meta.width !== orig.width || meta.height !== orig.height) continue;
     receipts++;
-    const segments: Segment[] = [];
-    for (const raw of readFileSync(join(DATA[set], `${id}.boxes.csv`), 'utf8').split(/\r?\n/)) {
-      const m = /^(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(.*)$/.exec(raw.trim());
-      if (!m) continue;
-      const xs = [m[1], m[3], m[5], m[7]].map(Number);
-      const ys = [m[2], m[4], m[6], m[8]].map(Number);
-      segments.push({ text: m[9]!, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
-    }
+    const segments = annotatedSegments(set, id);
     const layout = layoutFromOcr(r.text, r.words);
     const size = { width: meta.width!, height: meta.height! };
     const pageLine = (box: OcrBox): string => layout.lines.find((l) => l.x0 === box.x0 && l.y0 === box.y0 && l.x1 === box.x1 && l.y1 === box.y1)?.text ?? '';
@@ -106,7 +90,7 @@ try {
     const spaced = await paddle.readLines(page, size, boxes, boxes.map((b) => wordsOn(r.words ?? [], b)));
     for (const [k, t] of targets.entries()) {
       const h = t.box.y1 - t.box.y0;
-      const truth = norm(truthOf(segments, t.box, t.box.x0 - 3 * h, t.box.x1 + 3 * h));
+      const truth = norm(annotatedTextOn(segments, t.box, t.box.x0 - 3 * h, t.box.x1 + 3 * h));
       if (!truth) continue;
       add(scores.page!, pageLine(t.box), truth);
       const tl = tess.find((l) => l.box === t.box);

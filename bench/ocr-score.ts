@@ -14,7 +14,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
 import { groupSegments, layoutFromBoxesCsv } from '../domain/src/receipts/learned/layout';
-import type { OcrResult } from '../domain/src/receipts/types';
+import type { Segment } from '../domain/src/receipts/learned/layout';
+import type { OcrBox, OcrResult } from '../domain/src/receipts/types';
 
 export const DATA = {
   train: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-train'),
@@ -106,3 +107,26 @@ export function fieldsRight(set: SetName, id: string, ocr: OcrResult): FieldsRig
 
 export const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 export const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);
+
+/** The annotated text boxes of a train receipt (`<id>.boxes.csv`), each as its bounding box. */
+export function annotatedSegments(set: SetName, id: string): Segment[] {
+  const segments: Segment[] = [];
+  for (const raw of readFileSync(join(DATA[set], `${id}.boxes.csv`), 'utf8').split(/\r?\n/)) {
+    const m = /^(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(\d+),(.*)$/.exec(raw.trim());
+    if (!m) continue;
+    const xs = [m[1], m[3], m[5], m[7]].map(Number);
+    const ys = [m[2], m[4], m[6], m[8]].map(Number);
+    segments.push({ text: m[9]!, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
+  }
+  return segments;
+}
+
+/** The annotated text of a line's band: segments whose centre lies on the box, between x0 and x1, as lines. */
+export function annotatedTextOn(segments: readonly Segment[], box: OcrBox, x0: number, x1: number): string {
+  const on = segments.filter((s) => {
+    const cy = (s.y0 + s.y1) / 2;
+    const cx = (s.x0 + s.x1) / 2;
+    return cy >= box.y0 && cy <= box.y1 && cx >= x0 && cx <= x1;
+  });
+  return groupSegments(on).map((l) => l.text).join(' ');
+}
