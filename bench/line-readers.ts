@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { extractReceiptFields, linesToReread } from '../domain/src/receipts/index';
 import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
-import type { OcrBox, OcrWord } from '../domain/src/receipts/types';
-import { rereadLines } from '../infra/src/ocr/line-reread';
+import type { OcrBox } from '../domain/src/receipts/types';
+import { rereadLines, wordBoxesOn } from '../infra/src/ocr/line-reread';
 import { createOcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
 import { openPaddleLines } from '../infra/src/ocr/paddle-line-host';
@@ -35,13 +35,6 @@ const norm = (s: string): string => s.normalize('NFKC').toUpperCase().replace(/[
 const bare = (s: string): string => norm(s).replace(/ /g, '');
 const digits = (s: string): string => s.replace(/[^0-9]/g, '');
 
-
-/** The page reading's word boxes on a line (centre inside its box). */
-const wordsOn = (words: readonly OcrWord[], box: OcrBox): OcrBox[] => words.flatMap((w) => {
-  if (!w.bbox || !w.text.trim()) return [];
-  const cy = (w.bbox.y0 + w.bbox.y1) / 2;
-  return cy >= box.y0 && cy <= box.y1 ? [w.bbox] : [];
-});
 
 interface Score { e: number; n: number; eb: number; nb: number; digitsRight: number; lines: number; ms: number[] }
 const blank = (): Score => ({ e: 0, n: 0, eb: 0, nb: 0, digitsRight: 0, lines: 0, ms: [] });
@@ -87,7 +80,7 @@ try {
     const pad = await paddle.readLines(page, size, boxes);
     scores.paddle!.ms.push(performance.now() - t1);
     const padAll = await paddleAll.readLines(page, size, boxes);
-    const spaced = await paddle.readLines(page, size, boxes, boxes.map((b) => wordsOn(r.words ?? [], b)));
+    const spaced = await paddle.readLines(page, size, boxes, boxes.map((b) => wordBoxesOn(r.words ?? [], b)));
     for (const [k, t] of targets.entries()) {
       const h = t.box.y1 - t.box.y0;
       const truth = norm(annotatedTextOn(segments, t.box, t.box.x0 - 3 * h, t.box.x1 + 3 * h));

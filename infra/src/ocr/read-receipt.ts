@@ -12,7 +12,7 @@
  */
 import { combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
 import type { ExtractOptions, OcrBox, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
-import { patchReading, rereadLines } from './line-reread';
+import { patchReading, rereadLines, wordBoxesOn } from './line-reread';
 import type { LineReading } from './line-reread';
 import { FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
 import type { OcrPreparation, OcrReader, PageReading } from './reading';
@@ -193,15 +193,6 @@ function pageBoxes(first: ReceiptFields, final: ReceiptFields, size: { width: nu
     if (b && same[field]) out[field] = [clamp(b.x0 / size.width), clamp(b.y0 / size.height), clamp(b.x1 / size.width), clamp(b.y1 / size.height)];
   }
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/** The boxes of the words whose centre lies on a line's box (vertically). */
-function wordBoxesOn(words: readonly OcrWord[], box: OcrBox): OcrBox[] {
-  return words.flatMap((w) => {
-    if (!w.bbox || !w.text.trim()) return [];
-    const cy = (w.bbox.y0 + w.bbox.y1) / 2;
-    return cy >= box.y0 && cy <= box.y1 ? [w.bbox] : [];
-  });
 }
 
 /** One reading of every page, the pages' text joined in order; `size` of the first page read. */
