@@ -10,17 +10,21 @@
  *   node --import tsx bench/dev-ocr-cache.ts [dev|train]   (fills the cache with one worker)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { OcrResult } from '../domain/src/receipts/types';
 
 export const DEV_DATA = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev');
 export const TRAIN_DATA = join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-train');
 
-export async function devOcr(log: (line: string) => void = () => undefined, set: 'dev' | 'train' = 'dev'): Promise<Record<string, OcrResult>> {
+/**
+ * `only`: these receipts only (e.g. a test's small subset); `cacheFile`: another cache file than
+ * bench/.cache/ocr-<set>-raw.json.
+ */
+export async function devOcr(log: (line: string) => void = () => undefined, set: 'dev' | 'train' = 'dev', subset: { only?: readonly string[]; cacheFile?: string } = {}): Promise<Record<string, OcrResult>> {
   const DATA = set === 'dev' ? DEV_DATA : TRAIN_DATA;
-  const CACHE_FILE = join(import.meta.dirname, '.cache', `ocr-${set}-raw.json`);
+  const CACHE_FILE = subset.cacheFile ?? join(import.meta.dirname, '.cache', `ocr-${set}-raw.json`);
   const cached: Record<string, OcrResult> = existsSync(CACHE_FILE) ? JSON.parse(readFileSync(CACHE_FILE, 'utf8')) as Record<string, OcrResult> : {};
-  const ids = readdirSync(DATA).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  const ids = (subset.only ? [...subset.only] : readdirSync(DATA).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))).sort();
   const missing = ids.filter((id) => !cached[id]);
   if (missing.length === 0) return cached;
   log(`OCR of ${missing.length} ${set} receipt(s) for the cache (one tesseract.js worker, the product's first reading)...`);
@@ -34,7 +38,7 @@ export async function devOcr(log: (line: string) => void = () => undefined, set:
   } finally {
     await pool.close();
   }
-  mkdirSync(join(import.meta.dirname, '.cache'), { recursive: true });
+  mkdirSync(dirname(CACHE_FILE), { recursive: true });
   writeFileSync(CACHE_FILE, JSON.stringify(cached));
   return cached;
 }

@@ -19,6 +19,7 @@ import { parseBankStatement } from '../domain/src/csv/index';
 import { extractReceiptFields } from '../domain/src/receipts/index';
 import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import { devOcr } from './dev-ocr-cache';
+import { statementPeriod } from './ocr-score';
 import { autoMatch } from '../domain/src/matching/index';
 import type { MatchProposal, ReceiptInput, TransactionInput } from '../domain/src/matching/index';
 import { fmt, median, row, runs } from './lib';
@@ -61,10 +62,10 @@ function labelledReceipts(): ReceiptInput[] {
 /** Receipts with the OCR bench's fields; a receipt it did not read keeps only its id (nothing to match). */
 function ocrReceipts(ids: readonly string[], file = OCR_CACHE): ReceiptInput[] | null {
   if (!existsSync(file)) return null;
-  const read = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { merchant?: string | null; date?: string | null; totalCents?: number | null; merchantConfidence?: number | null } | null>;
+  const read = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { merchant?: string | null; date?: string | null; totalCents?: number | null; merchantConfidence?: number | null; dateConfidence?: number | null } | null>;
   return ids.map((id) => {
     const f = read[id] ?? {};
-    return { id, merchant: f.merchant ?? null, date: f.date ?? null, totalCents: typeof f.totalCents === 'number' ? f.totalCents : null, ...doubt(f.merchantConfidence) };
+    return { id, merchant: f.merchant ?? null, date: f.date ?? null, totalCents: typeof f.totalCents === 'number' ? f.totalCents : null, ...doubt(f.merchantConfidence, f.dateConfidence) };
   });
 }
 
@@ -128,22 +129,27 @@ function details(statement: Statement, receipts: readonly ReceiptInput[], o: Out
 }
 
 /**
- * A merchant read under the confident mark is doubtful to the matcher (score.ts), as the server
- * marks it from the receipt's field confidence; NO_DOUBT=1 scores every read merchant as sure
- * (the matcher before that rule), to compare.
+ * A merchant or date read under the confident mark is doubtful to the matcher (score.ts), as the
+ * server marks it from the receipt's field confidence; NO_DOUBT=1 scores every read field as sure
+ * (the matcher before those rules), NO_DATE_DOUBT=1 every read date, to compare.
  */
-function doubt(confidence: number | null | undefined): { merchantDoubtful?: boolean } {
-  if (process.env.NO_DOUBT === '1' || confidence === null || confidence === undefined) return {};
-  return { merchantDoubtful: confidence < CONFIDENT_AT };
+function doubt(merchant: number | null | undefined, date?: number | null): { merchantDoubtful?: boolean; dateDoubtful?: boolean } {
+  if (process.env.NO_DOUBT === '1') return {};
+  return {
+    ...(typeof merchant === 'number' ? { merchantDoubtful: merchant < CONFIDENT_AT } : {}),
+    ...(typeof date === 'number' && process.env.NO_DATE_DOUBT !== '1' ? { dateDoubtful: date < CONFIDENT_AT } : {}),
+  };
 }
 
 /** The committed extractor on each receipt's cached first tesseract.js reading. */
 async function extractorReceipts(ids: readonly string[], set: 'dev' | 'train' = 'dev'): Promise<ReceiptInput[]> {
   const ocr = await devOcr((line) => console.log(line), set);
+  // The company's period, as the product passes it (the statements that belong to these receipts).
+  const period = statementPeriod(ids);
   return ids.map((id) => {
     const reading = ocr[id];
-    const f = reading ? extractReceiptFields(reading.text, reading.words) : null;
-    return { id, merchant: f?.merchant?.value ?? null, date: f?.date?.value ?? null, totalCents: f?.total?.cents ?? null, ...doubt(f?.merchant?.confidence) };
+    const f = reading ? extractReceiptFields(reading.text, reading.words, period ? { period } : {}) : null;
+    return { id, merchant: f?.merchant?.value ?? null, date: f?.date?.value ?? null, totalCents: f?.total?.cents ?? null, ...doubt(f?.merchant?.confidence, f?.date?.confidence) };
   });
 }
 

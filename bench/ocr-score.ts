@@ -12,7 +12,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseBankStatement } from '../domain/src/csv/index';
 import { extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
+import type { DatePeriod } from '../domain/src/receipts/index';
 import { groupSegments, layoutFromBoxesCsv } from '../domain/src/receipts/learned/layout';
 import type { Segment } from '../domain/src/receipts/learned/layout';
 import type { OcrBox, OcrResult } from '../domain/src/receipts/types';
@@ -22,6 +24,27 @@ export const DATA = {
   dev: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev'),
 };
 export type SetName = keyof typeof DATA;
+const BANK_CSV = join(import.meta.dirname, '..', '..', 'shared', 'data', 'bank-csv');
+
+/**
+ * The company's period for a set of receipts, as the product takes it (the first and last posting
+ * day of the company's card lines): the statements in bank-csv whose truth file names any of these
+ * receipts (the card lines that belong to them, with the other lines mixed in). Undefined when no
+ * statement names them. Only the statements' dates are used, never the receipts' labels.
+ */
+export function statementPeriod(ids: readonly string[]): DatePeriod | undefined {
+  if (!existsSync(BANK_CSV)) return undefined;
+  const wanted = new Set(ids);
+  const days: string[] = [];
+  for (const f of readdirSync(BANK_CSV).filter((n) => n.endsWith('.truth.json')).sort()) {
+    const truth = JSON.parse(readFileSync(join(BANK_CSV, f), 'utf8')) as { receipt_to_transaction?: Record<string, unknown> };
+    if (!Object.keys(truth.receipt_to_transaction ?? {}).some((id) => wanted.has(id))) continue;
+    const csv = join(BANK_CSV, f.replace(/\.truth\.json$/, '.csv'));
+    if (existsSync(csv)) for (const r of parseBankStatement(readFileSync(csv)).rows) days.push(r.date);
+  }
+  days.sort();
+  return days.length > 0 ? { from: days[0]!, to: days[days.length - 1]! } : undefined;
+}
 export const MERCHANT_THRESHOLD = 0.8;
 
 export interface Label {

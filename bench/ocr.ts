@@ -16,7 +16,7 @@
  * Writes bench/.cache/ocr-extracted.json (receipt id -> merchant, date, totalCents) for
  * bench/matching.ts.
  *
- *   node --import tsx bench/ocr.ts [--workers N] [--no-retry] [--no-lines] [--verbose] [--limit N]
+ *   node --import tsx bench/ocr.ts [--set train] [--workers N] [--no-retry] [--no-lines] [--no-second] [--no-period] [--verbose] [--limit N]
  * (`--no-lines`: without the targeted re-reading of the doubtful fields' lines, read-receipt.ts;
  * `--no-retry` turns off both that and the page retry readings.)
  * (`--limit N`: the first N receipts only, e.g. a timing taken when the machine is quieter;
@@ -33,6 +33,7 @@ import { offThread } from '../infra/src/workers/off-thread';
 import { WorkerPool } from '../infra/src/workers/pool';
 import type { ReceiptReading } from '../infra/src/ocr/read-receipt';
 import { fmt, median, percentile, row } from './lib';
+import { statementPeriod } from './ocr-score';
 
 const args = process.argv.slice(2);
 /** `--set train`: the 91 train receipts instead (the whole pipeline on receipts the dev figures never saw; fields cached apart). */
@@ -116,6 +117,8 @@ function writeCache(outcomes: readonly Outcome[]): string {
     date: o.reading.fields.date?.value ?? null,
     totalCents: o.reading.fields.total?.cents ?? null,
     merchantConfidence: o.reading.fields.merchant?.confidence ?? null,
+    dateConfidence: o.reading.fields.date?.confidence ?? null,
+    totalConfidence: o.reading.fields.total?.confidence ?? null,
   }]));
   writeFileSync(file, `${JSON.stringify(map, null, 2)}\n`);
   return file;
@@ -126,6 +129,12 @@ function share(outcomes: readonly Outcome[], field: 'total' | 'date' | 'merchant
 }
 
 const list = labels().slice(0, limit);
+/**
+ * The company's period (the card statements that belong to these receipts: first and last posting
+ * day), as the product gives the extractor its company's (ExtractOptions.period, date-period.ts).
+ * `--no-period` without it.
+ */
+const period = args.includes('--no-period') ? undefined : statementPeriod(labels().map((l) => l.id));
 const pool = createOcrPool({ workers, parameters: tessParameters });
 /**
  * The second line reader (PaddleOCR's recogniser on the doubtful total's and date's lines), as the
@@ -135,12 +144,12 @@ const second = !args.includes('--no-second');
 const cpuPool = second ? new WorkerPool({ size: workers }) : undefined;
 const secondLines = cpuPool ? offThread(cpuPool).secondLines : undefined;
 const closeSecond = cpuPool ? () => cpuPool.close() : undefined;
-console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; company period ${period ? `${period.from} to ${period.to} (the statements)` : 'none'}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
 const wallT = performance.now();
-const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, ...(secondLines ? { secondLines } : {}) })));
+const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, ...(secondLines ? { secondLines } : {}), ...(period ? { extract: { period } } : {}) })));
 await closeSecond?.();
 const wallMs = performance.now() - wallT;
 await pool.close();
@@ -166,4 +175,4 @@ console.log(`  merchant comparison: upper case, punctuation removed, legal suffi
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
 console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
-if (limit === Infinity && Object.keys(tessParameters).length === 0 && second) console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity && Object.keys(tessParameters).length === 0 && second && !args.includes('--no-period')) console.log(`  wrote ${writeCache(outcomes)}`);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractReceiptFields, type ExtractOptions } from '@paperlink/domain';
+import { CONFIDENT_AT, extractReceiptFields, type ExtractOptions } from '@paperlink/domain';
 import type { ReceiptReader } from '../../infra/src/receipts/ocr-job';
 import { toReceiptReading } from '../../infra/src/receipts/reader';
-import { registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { registerAccount, settle, startApi, type Account, type Api } from '../support/harness';
 import { imageOf, labels } from '../support/labelled-reader';
 
 // Issue 12 item 4: an ambiguous receipt date reads from evidence: the receipt, the merchant's
@@ -76,5 +76,27 @@ describe('date order per receipt', () => {
     const other = await read(co, receipt('RIVERSIDE HARDWARE', '03/04/2026'));
     expect(other.receipt.extracted_date).toBe('2026-03-04');
     expect(other.dateOrder).toEqual({ order: 'month-first', evidence: 'company' });
+  });
+
+  it("a year outside the company's card lines, one learned OCR slip away, is mended and flagged; a company without lines keeps it", async () => {
+    const co = await registerAccount(api, { companyName: 'Kedai Period Sdn Bhd' });
+    const bare = await registerAccount(api, { companyName: 'No Lines Yet Ltd' });
+    const csv = 'Transaction Date,Description,Amount\n2018-03-02,SQ *WILLOW BAKERY,-5.40\n2018-09-28,RIVERSIDE HARDWARE,-12.00\n';
+    await api.http.post('/api/transactions/import').set(co.headers()).attach('csvFile', Buffer.from(csv), 'lines.csv').expect(200);
+    await settle(api);
+    // Printed 14/06/2018; the OCR read 2013 (3 for 8, the slip the committed table counts most for a 3).
+    const slipped = await read(co, receipt('WILLOW BAKERY', '14/06/2013'));
+    expect(slipped.receipt.extracted_date).toBe('2018-06-14');
+    expect(seen.at(-1)?.period).toEqual({ from: '2018-03-02', to: '2018-09-28' });
+    const events = await api.paperlink.adapters.events.readStream(`receipt-${slipped.receipt.id as string}`);
+    const confidence = (events.find((e) => e.type === 'ReceiptRead')?.data as { confidence?: { date?: number } } | undefined)?.confidence;
+    expect(confidence?.date).toBeLessThan(CONFIDENT_AT);
+    // Inside the period: as read, confident as before.
+    const inside = await read(co, receipt('WILLOW BAKERY', '14/06/2018'));
+    expect(inside.receipt.extracted_date).toBe('2018-06-14');
+    // No lines, no period: the date as read.
+    const noPeriod = await read(bare, receipt('WILLOW BAKERY', '14/06/2013'));
+    expect(seen.at(-1)?.period).toBeUndefined();
+    expect(noPeriod.receipt.extracted_date).toBe('2013-06-14');
   });
 });

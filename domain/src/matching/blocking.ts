@@ -8,7 +8,7 @@
  * never drops a pair that scoring would have kept. (Amounts that fit no window score 25 at
  * most and are never searched: thresholds that low are not for automatic matching.)
  */
-import { AMOUNT_CEILING, confidenceOf, dateFactor, MISSING } from './factors';
+import { AMOUNT_CEILING, confidenceOf, MAX_DAYS_SEARCHED, MIN_DAYS_SEARCHED, MISSING, receiptDateFactor } from './factors';
 import type { ResolvedMatchOptions } from './factors';
 import type { PreparedReceipt, PreparedTransaction } from './score';
 
@@ -17,7 +17,7 @@ export interface BlockingIndex {
   byDay: ReadonlyMap<number, readonly PreparedTransaction[]>;
   /** All lines sorted by amount, for receipts without a date: sorted on first use. */
   byAmount: () => readonly PreparedTransaction[];
-  /** Memo of {@link reachableDays}: the same few (ceiling, threshold) pairs for every receipt. */
+  /** Memo of {@link reachableDays}: the same few (ceiling, threshold, doubtful date) keys for every receipt. */
   reachable: Map<string, [number, number] | null>;
 }
 
@@ -27,11 +27,6 @@ interface AmountWindow {
   hi: number;
   ceiling: number;
 }
-
-/** How far after the receipt a window is ever searched, whatever the threshold. */
-const MAX_DAYS_SEARCHED = 60;
-/** Lines dated this many days before the receipt are never its payment (factor 0.02). */
-const MIN_DAYS_SEARCHED = -3;
 
 const byAmountThenId = (a: PreparedTransaction, b: PreparedTransaction) => a.cardCents - b.cardCents || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -79,11 +74,11 @@ export function amountWindows(totalCents: number | null, o: ResolvedMatchOptions
 }
 
 /** Days after the receipt (a contiguous range, the date factor being unimodal) where a window can reach the threshold. */
-function reachableDays(ceiling: number, others: number, o: ResolvedMatchOptions, threshold: number): [number, number] | null {
+function reachableDays(ceiling: number, others: number, o: ResolvedMatchOptions, threshold: number, doubtful: boolean): [number, number] | null {
   let from: number | null = null;
   let to: number | null = null;
   for (let g = MIN_DAYS_SEARCHED; g <= MAX_DAYS_SEARCHED; g++) {
-    if (confidenceOf(ceiling, dateFactor(g, o.maxDaysAfter), others) < threshold) continue;
+    if (confidenceOf(ceiling, receiptDateFactor(g, o.maxDaysAfter, doubtful), others) < threshold) continue;
     from ??= g;
     to = g;
   }
@@ -103,10 +98,10 @@ export function candidatesFor(index: BlockingIndex, r: PreparedReceipt, o: Resol
       if (confidenceOf(w.ceiling, MISSING.date, others) >= threshold) collect(index.byAmount(), w, out);
       continue;
     }
-    const key = `${w.ceiling}|${others}|${threshold}`;
+    const key = `${w.ceiling}|${others}|${threshold}|${r.dateDoubtful}`;
     let days = index.reachable.get(key);
     if (days === undefined) {
-      days = reachableDays(w.ceiling, others, o, threshold);
+      days = reachableDays(w.ceiling, others, o, threshold, r.dateDoubtful);
       index.reachable.set(key, days);
     }
     if (days === null) continue;
@@ -150,7 +145,7 @@ export function receiptBlock(r: PreparedReceipt, o: ResolvedMatchOptions, thresh
       if (confidenceOf(w.ceiling, MISSING.date, others) >= threshold) amounts.push([w.lo, w.hi]);
       continue;
     }
-    const range = reachableDays(w.ceiling, others, o, threshold);
+    const range = reachableDays(w.ceiling, others, o, threshold, r.dateDoubtful);
     if (range === null) continue;
     amounts.push([w.lo, w.hi]);
     for (let g = range[0]; g <= range[1]; g++) days.add(r.day + g);

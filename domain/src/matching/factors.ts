@@ -143,6 +143,24 @@ export function dateFactor(days: number, maxDaysAfter: number): number {
   return 0.87 * 0.75 ** (days - maxDaysAfter);
 }
 
+/** How far after the receipt a line is ever searched, whatever the threshold (blocking.ts). */
+export const MAX_DAYS_SEARCHED = 60;
+/** Lines dated this many days before the receipt are never its payment (factor 0.02). */
+export const MIN_DAYS_SEARCHED = -3;
+
+/**
+ * Date factor of a receipt whose date was read doubtfully (the reader's calibrated confidence
+ * under its confident mark, no person corrected it): a line inside the searched days
+ * ({@link MIN_DAYS_SEARCHED} to {@link MAX_DAYS_SEARCHED}) whose date differs counts no worse
+ * than a receipt with no date (a digit OCR slipped on: `01` for `11`), one that agrees counts
+ * as read. Outside those days, and for a sure date, {@link dateFactor}. The days searched stay
+ * the same, so a block read by posting day still holds every pair that can reach a threshold.
+ */
+export function receiptDateFactor(days: number, maxDaysAfter: number, doubtful: boolean): number {
+  const f = dateFactor(days, maxDaysAfter);
+  return doubtful && days >= MIN_DAYS_SEARCHED && days <= MAX_DAYS_SEARCHED ? Math.max(MISSING.date, f) : f;
+}
+
 const MERCHANT_CURVE: ReadonlyArray<readonly [number, number]> = [[0, 0.55], [0.3, 0.58], [0.5, 0.7], [0.7, 0.9], [0.85, 0.96], [1, 1]];
 
 /**

@@ -4,7 +4,7 @@
  * The factors and their calibration live in factors.ts; this file reads the inputs.
  */
 import {
-  amountFactor, confidenceOf, dateFactor, holderFactor, merchantFactor, MISSING, readAmount, resolveOptions,
+  amountFactor, confidenceOf, dateFactor, holderFactor, merchantFactor, MISSING, readAmount, receiptDateFactor, resolveOptions,
   TIP_MIN_SIMILARITY,
 } from './factors';
 import type { AmountKind, MatchOptions, ResolvedMatchOptions } from './factors';
@@ -26,6 +26,12 @@ export interface ReceiptInput {
    * slip, so it counts no worse than no merchant; one that matches still counts.
    */
   merchantDoubtful?: boolean;
+  /**
+   * The date was read, but not surely (as for the merchant): a line posted up to 60 days after
+   * it (or 3 before) whose date differs counts no worse than for a receipt with no date
+   * (factors.ts receiptDateFactor).
+   */
+  dateDoubtful?: boolean;
   /** Who uploaded it, in the same terms as `TransactionInput.cardHolder` (a user id or a name). */
   uploadedBy?: string | null;
 }
@@ -71,6 +77,8 @@ export interface PreparedReceipt {
   merchant: readonly MerchantName[] | null;
   /** See ReceiptInput.merchantDoubtful. */
   merchantDoubtful: boolean;
+  /** See ReceiptInput.dateDoubtful. */
+  dateDoubtful: boolean;
   person: string | null;
 }
 
@@ -141,7 +149,7 @@ export function prepareReceipt(r: ReceiptInput, merchants?: Map<string, readonly
     merchants?.set(merchantText, merchant);
   }
   if (totalCents === null && day === null && merchant === null) return null;
-  return { id: r.id, totalCents, day, merchant, merchantDoubtful: merchant !== null && r.merchantDoubtful === true, person: person(r.uploadedBy) };
+  return { id: r.id, totalCents, day, merchant, merchantDoubtful: merchant !== null && r.merchantDoubtful === true, dateDoubtful: day !== null && r.dateDoubtful === true, person: person(r.uploadedBy) };
 }
 
 /**
@@ -199,11 +207,12 @@ function amountReason(kind: AmountKind, diff: number, ratio: number, total: numb
   }
 }
 
-function dateReason(days: number | null): string {
+function dateReason(days: number | null, discounted = false): string {
   if (days === null) return 'receipt has no date';
+  const aside = discounted ? ', receipt date read doubtfully: not counted against' : '';
   if (days === 0) return 'posted the same day';
-  if (days > 0) return `posted ${plural(days, 'day')} after the receipt`;
-  return `dated ${plural(-days, 'day')} before the receipt`;
+  if (days > 0) return `posted ${plural(days, 'day')} after the receipt${aside}`;
+  return `dated ${plural(-days, 'day')} before the receipt${aside}`;
 }
 
 function merchantReason(similarity: number | null, discounted = false): string {
@@ -228,7 +237,7 @@ export function scorePrepared(
 ): MatchScore | null {
   const reading = r.totalCents === null ? null : readAmount(r.totalCents, t.cardCents, o);
   const days = r.day === null ? null : t.day - r.day;
-  const dFactor = days === null ? MISSING.date : dateFactor(days, o.maxDaysAfter);
+  const dFactor = days === null ? MISSING.date : receiptDateFactor(days, o.maxDaysAfter, r.dateDoubtful);
   const same = r.person === null || t.person === null ? null : r.person === t.person;
   const hFactor = holderFactor(same);
   const preKind: AmountKind = reading === null ? 'unknown' : reading.kind === 'tip_candidate' ? 'tip' : reading.kind;
@@ -250,7 +259,7 @@ export function scorePrepared(
     reading === null || r.totalCents === null
       ? amountReason('unknown', 0, 1, 0, restaurant, false)
       : amountReason(kind, reading.diffCents, reading.ratio, r.totalCents, restaurant, tipRejected),
-    dateReason(days),
+    dateReason(days, days !== null && r.dateDoubtful && dFactor > dateFactor(days, o.maxDaysAfter)),
     merchantReason(similarity, r.merchantDoubtful && similarity !== null && merchantFactor(similarity) < MISSING.merchant),
   ];
   const holder = holderReason(same);

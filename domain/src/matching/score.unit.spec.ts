@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_AUTO_MATCH_THRESHOLD } from './assign';
 import { dateFactor, merchantFactor } from './factors';
 import { dayNumber, scoreMatch } from './score';
 import type { MatchScore, ReceiptInput, TransactionInput } from './score';
@@ -240,5 +241,42 @@ describe('scoreMatch: a merchant read doubtfully', () => {
   it('never lifts a pair whose amount or date disagree', () => {
     const far = { ...line, amountCents: -9999, date: '2024-06-20' };
     expect(scoreMatch(receipt('OEN TR4DING', true), far)?.confidence ?? 0).toBeLessThan(70);
+  });
+});
+
+describe('scoreMatch: a date read doubtfully', () => {
+  // An invented purchase: the card line posts ten days after the date read, whose day digit OCR slipped on.
+  const line = { id: 't', amountCents: -6890, date: '2024-05-11', description: 'CORNER HARDWARE 0042 SPRINGFIELD', cardHolder: 'u1' };
+  const receipt = (date: string | null, dateDoubtful?: boolean) => ({ id: 'r', totalCents: 6890, date, merchant: 'Corner Hardware', uploadedBy: 'u1', ...(dateDoubtful === undefined ? {} : { dateDoubtful }) });
+
+  it('that differs from the line (within the days searched) counts as no date, not against the pair', () => {
+    const none = scoreMatch(receipt(null), line)!;
+    const sure = scoreMatch(receipt('2024-05-01'), line)!;
+    const doubtful = scoreMatch(receipt('2024-05-01', true), line)!;
+    expect(sure.confidence).toBeLessThan(70);
+    expect(doubtful.confidence).toBe(none.confidence);
+    expect(doubtful.confidence).toBeGreaterThanOrEqual(70);
+    expect(doubtful.confidence).toBeLessThan(DEFAULT_AUTO_MATCH_THRESHOLD);
+    expect(doubtful.evidence.daysBetween).toBe(10);
+    expect(doubtful.evidence.reasons.join('; ')).toContain('receipt date read doubtfully: not counted against');
+    expect(sure.evidence.reasons.join('; ')).not.toContain('doubtfully');
+    // Three days before the receipt is still searched; a line dated before that never pays it.
+    expect(scoreMatch(receipt('2024-05-14', true), line)!.confidence).toBe(none.confidence);
+    expect(scoreMatch(receipt('2024-05-15', true), line)!.confidence).toBeLessThan(10);
+  });
+
+  it('that agrees with the line counts as read', () => {
+    const sure = scoreMatch(receipt('2024-05-10'), line)!;
+    const doubtful = scoreMatch(receipt('2024-05-10', true), line)!;
+    expect(doubtful.confidence).toBe(sure.confidence);
+    expect(doubtful.confidence).toBeGreaterThan(scoreMatch(receipt(null), line)!.confidence);
+    expect(doubtful.evidence.reasons.join('; ')).not.toContain('doubtfully');
+  });
+
+  it('is not lifted beyond the days searched, nor when the amount or merchant disagree', () => {
+    expect(scoreMatch(receipt('2019-05-11', true), line)!.confidence).toBeLessThan(10);
+    expect(scoreMatch(receipt('2024-03-01', true), line)!.confidence).toBeLessThan(10);
+    expect(scoreMatch({ ...receipt('2024-05-01', true), totalCents: 9999 }, line)!.confidence).toBeLessThan(70);
+    expect(scoreMatch({ ...receipt('2024-05-01', true), merchant: 'Harbour Fish Market' }, line)!.confidence).toBeLessThan(70);
   });
 });

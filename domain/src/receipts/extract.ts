@@ -10,6 +10,7 @@
  * confidence is the ranker's calibrated one: at or above CONFIDENT_AT a field was right at
  * least 97 % of the time in cross-validation. Tax and description come from the rules.
  */
+import { checkYear } from './date-period';
 import { decideDateOrder, merchantOrderOf, type DateOrderDecision } from './date-order';
 import { dateOrderHint, ownDateOrder } from './learned/candidates';
 import { layoutFromOcr, type Layout } from './learned/layout';
@@ -30,11 +31,16 @@ export function extractReceiptFields(text: string, words?: readonly OcrWord[], o
   const own = ownDateOrder(layout.lines);
   const first = decideDateOrder({ receipt: own, company: dateOrderHint(options) });
   const fields = extractWithOrder(text, words, options, layout, first);
-  if (own || !fields.date) return fields;
+  if (own || !fields.date) return withPeriod(fields, options);
   const merchant = merchantOrderOf(options.merchantDateOrders, fields.merchant?.value);
-  if (!merchant) return fields;
+  if (!merchant) return withPeriod(fields, options);
   const byMerchant: DateOrderDecision = { order: merchant, evidence: 'merchant' };
-  return merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant);
+  return withPeriod(merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant), options);
+}
+
+/** The date's year checked against the company's period (date-period.ts). */
+function withPeriod(fields: ReceiptFields, options: ExtractOptions): ReceiptFields {
+  return fields.date && options.period ? { ...fields, date: checkYear(fields.date, options.period) } : fields;
 }
 
 function extractWithOrder(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, layout: Layout, order: DateOrderDecision): ReceiptFields {

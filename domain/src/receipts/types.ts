@@ -79,4 +79,10 @@ export interface ExtractOptions {
    * company's hint.
    */
   merchantDateOrders?: Readonly<Record<string, 'day-first' | 'month-first'>>;
+  /**
+   * The company's period: the first and last posting day (ISO) of its card lines. A date read
+   * outside it (give or take a quarter) is doubtful, and its year is mended when one learned OCR
+   * slip puts it inside (date-period.ts).
+   */
+  period?: { from: string; to: string };
 }

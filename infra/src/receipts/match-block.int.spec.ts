@@ -90,6 +90,27 @@ describe('the candidate block of a new receipt', () => {
     expect(transactionsProjection.collections[TRANSACTIONS]).toContainEqual(byDayAndAmount);
   });
 
+  it('of a receipt whose date was read doubtfully: the lines up to 60 days after it, from either side', async () => {
+    const { store, lines } = await company();
+    const line = lines.get('t500-4')!;
+    const day = dayNumber(line.transaction_date)! - 20; // `11` read `01` on the receipt: 20 days early here
+    const receipt = { _id: 'slip', companyId, userId: 'ada', processing_status: 'completed', extractedCents: -line.amountCents, extracted_date: isoOfDay(day), extracted_merchant: line.description, original_filename: 'r.jpg' } as unknown as ReceiptDoc;
+    await store.commit(new Map([[RECEIPTS, new Map([[receipt._id, receipt]])]]), []);
+    const doubtful = (d: ReceiptDoc) => ({ ...asReceipt(d), dateDoubtful: true });
+    const all = [...lines.values()].filter((t) => t.companyId === companyId).map(asTransaction);
+    const whole = autoMatch([doubtful(receipt)], all, { threshold: 70 });
+    expect(whole.map((p) => p.transactionId)).toEqual([line._id]);
+    // Read as sure, the same receipt reaches nothing at 70.
+    expect(autoMatch([asReceipt(receipt)], all, { threshold: 70 })).toEqual([]);
+    const byReceipt = await matchBlock(store, doubtful, asTransaction)(companyId, { receiptIds: [receipt._id] }, {}, 70);
+    expect(autoMatch(byReceipt.receipts, byReceipt.transactions, { threshold: 70 })).toEqual(whole);
+    const byLine = await matchBlock(store, doubtful, asTransaction)(companyId, { transactionIds: [line._id] }, {}, 70);
+    expect(byLine.receipts.map((r) => r.id)).toEqual([receipt._id]);
+    expect(autoMatch(byLine.receipts, byLine.transactions, { threshold: 70 })).toEqual(whole);
+    const byDays = await matchBlock(store, doubtful, asTransaction)(companyId, { days: [line.transaction_date, line.transaction_date] }, {}, 70);
+    expect(autoMatch(byDays.receipts, byDays.transactions, { threshold: 70 })).toEqual(whole);
+  });
+
   it('for new lines: the receipts dated where the lines could pay them, and their candidates', async () => {
     const { store, lines } = await company();
     const line = lines.get('t300-5')!;

@@ -26,6 +26,11 @@ export function dateOrderOptions(setting: DateOrderSetting, merchants: Readonly<
   return { ...(company ? { monthFirst: company === 'month-first' } : {}), ...(Object.keys(merchants).length > 0 ? { merchantDateOrders: merchants } : {}) };
 }
 
+/** The extraction hints with the company's period (its lines' first and last posting day), when it has lines. */
+export function withPeriod(options: ExtractOptions, period: { from: string; to: string } | undefined): ExtractOptions {
+  return period ? { ...options, period } : options;
+}
+
 export const NO_TEXT = 'No text was found in this file. Check that it is a receipt, or upload a clearer scan.';
 
 /** Raw text kept in the event, at most this long. */

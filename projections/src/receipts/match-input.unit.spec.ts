@@ -19,6 +19,14 @@ describe('a read receipt as the matcher takes it', () => {
     expect(receiptMatchInput(doc({ field_confidence: { merchant: 0.3 }, extracted_merchant: null })).merchantDoubtful).toBeUndefined();
   });
 
+  it('marks the date doubtful the same way: under the mark, not corrected, read at all', () => {
+    expect(receiptMatchInput(doc({ field_confidence: { date: CONFIDENT_AT - 0.3 } })).dateDoubtful).toBe(true);
+    expect(receiptMatchInput(doc({ field_confidence: { date: CONFIDENT_AT - 0.3 } })).merchantDoubtful).toBeUndefined();
+    expect(receiptMatchInput(doc({ field_confidence: { date: CONFIDENT_AT } })).dateDoubtful).toBeUndefined();
+    expect(receiptMatchInput(doc({ field_confidence: { date: 0.3 }, corrected: ['date'] })).dateDoubtful).toBeUndefined();
+    expect(receiptMatchInput(doc({ field_confidence: { date: 0.3 }, extracted_date: null })).dateDoubtful).toBeUndefined();
+  });
+
   it('carries the fields the matcher reads', () => {
     expect(receiptMatchInput(doc({}))).toEqual({ id: 'r1', totalCents: 4250, date: '2024-05-03', merchant: 'OEN TR4DING', uploadedBy: 'u1' });
   });

@@ -186,15 +186,21 @@ export async function listReceipts(store: ReadStore, q: ReceiptQuery): Promise<{
 }
 
 /**
- * A read receipt as the matcher takes it (domain/src/matching/score.ts). Its merchant is
- * doubtful when the reader's calibrated confidence for it is under the confident mark and no
+ * A read receipt as the matcher takes it (domain/src/matching/score.ts). Its merchant (and its
+ * date) is doubtful when the reader's calibrated confidence for it is under the confident mark and no
  * person corrected it: the same mark the receipt details show (ReadFields). A receipt read
  * before confidences were kept counts as sure, as it did.
  */
 export function receiptMatchInput(d: ReceiptDoc): ReceiptInput {
-  const c = d.field_confidence?.merchant;
-  const doubtful = d.extracted_merchant !== null && typeof c === 'number' && c < CONFIDENT_AT && !d.corrected.includes('merchant');
-  return { id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId, ...(doubtful ? { merchantDoubtful: true } : {}) };
+  const doubtful = (field: 'merchant' | 'date', value: unknown): boolean => {
+    const c = d.field_confidence?.[field];
+    return value !== null && typeof c === 'number' && c < CONFIDENT_AT && !d.corrected.includes(field);
+  };
+  return {
+    id: d._id, totalCents: d.extractedCents, date: d.extracted_date, merchant: d.extracted_merchant, uploadedBy: d.userId,
+    ...(doubtful('merchant', d.extracted_merchant) ? { merchantDoubtful: true } : {}),
+    ...(doubtful('date', d.extracted_date) ? { dateDoubtful: true } : {}),
+  };
 }
 
 export async function getReceipt(store: ReadStore, companyId: string, id: string): Promise<ReceiptDoc | null> {

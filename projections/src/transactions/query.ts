@@ -169,3 +169,18 @@ export async function listTransactions(store: ReadStore, q: TransactionQuery): P
 export async function getTransaction(store: ReadStore, companyId: string, id: string): Promise<TransactionDoc | null> {
   return store.collection<TransactionDoc>(TRANSACTIONS).findOne({ _id: id, companyId });
 }
+
+const BY_POSTING_DAY = { hint: ['companyId', 'transaction_date'] } as const;
+
+/**
+ * The company's period: the first and last posting day of its lines (two reads by the
+ * (companyId, transaction_date) index), undefined before its first import. The receipt reader
+ * checks a date's year against it (domain/src/receipts/date-period.ts); it is the company's, not a
+ * member's, and never leaves the server.
+ */
+export async function companyPeriod(store: ReadStore, companyId: string): Promise<{ from: string; to: string } | undefined> {
+  const c = store.collection<TransactionDoc>(TRANSACTIONS);
+  const [first] = await c.find({ companyId }, { sort: { transaction_date: 1 }, limit: 1, ...BY_POSTING_DAY });
+  const [last] = await c.find({ companyId }, { sort: { transaction_date: -1 }, limit: 1, ...BY_POSTING_DAY });
+  return first && last ? { from: first.transaction_date, to: last.transaction_date } : undefined;
+}

@@ -1,0 +1,72 @@
+/**
+ * The year of a receipt's date checked against the company's own period (issue 12, "date
+ * plausibility"; ADR 0019 fifth amendment): the days its card lines were posted on. A receipt is
+ * paid inside that period, give or take a quarter (a receipt kept before the first statement was
+ * imported, one uploaded after the last). A date outside it is doubtful; when one OCR slip of the
+ * year's last two digits (learned/digit-confusions.json: which digit tesseract.js reads for which,
+ * counted on receipts-train, e.g. `3` for `8`) puts it inside, the mended year is taken, still
+ * marked doubtful so that a person looks at it first and the line readers read the line again.
+ *
+ * Without a period (a company with no card lines yet) nothing changes.
+ */
+import { slipsFor } from './learned/digit-confusions';
+import type { DigitConfusions } from './learned/digit-confusions';
+import confusions from './learned/digit-confusions.json' with { type: 'json' };
+import type { Extracted } from './types';
+
+/** First and last posting day (ISO) of the company's card lines. */
+export interface DatePeriod {
+  from: string;
+  to: string;
+}
+
+/** Days either side of the period still inside it. */
+export const PERIOD_SLACK_DAYS = 92;
+/**
+ * Confidence of a date outside the period, mended or not: under the confident mark (doubtful,
+ * flagged, its line read again), not so low that whole-page retry readings start (RETRY_BELOW).
+ */
+export const OUTSIDE_PERIOD_CONFIDENCE = 0.6;
+
+const TABLE = confusions as DigitConfusions;
+const DAY_MS = 86_400_000;
+
+function time(iso: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return null;
+  const t = Date.parse(`${iso}T00:00:00Z`);
+  // Date.parse rolls 2019-02-29 over to March: a date that does not exist is none.
+  return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== iso ? null : t;
+}
+
+/** Whether `iso` lies in the period widened by `slackDays` ({@link PERIOD_SLACK_DAYS}); true without a (valid) period. */
+export function inPeriod(iso: string, period: DatePeriod | undefined, slackDays = PERIOD_SLACK_DAYS): boolean {
+  const from = period ? time(period.from) : null;
+  const to = period ? time(period.to) : null;
+  const t = time(iso);
+  if (from === null || to === null || t === null || to < from) return true;
+  return t >= from - slackDays * DAY_MS && t <= to + slackDays * DAY_MS;
+}
+
+/**
+ * The date with its year checked against the period: unchanged inside it (or without one);
+ * outside, the year one learned OCR slip away that falls inside (among those, one inside the
+ * lines' own days before one in the slack around them, then the slip seen most often, then the
+ * later year), or the date as read, either way at most {@link OUTSIDE_PERIOD_CONFIDENCE}.
+ */
+export function checkYear(date: Extracted<string>, period: DatePeriod | undefined, table: DigitConfusions = TABLE): Extracted<string> {
+  if (!period || inPeriod(date.value, period)) return date;
+  const year = date.value.slice(0, 4);
+  const rest = date.value.slice(4);
+  const mended: Array<{ value: string; times: number; inside: boolean }> = [];
+  for (const at of [2, 3]) {
+    for (const slip of slipsFor(table, year[at]!)) {
+      const value = `${year.slice(0, at)}${slip.digit}${year.slice(at + 1)}${rest}`;
+      if (time(value) !== null && inPeriod(value, period)) mended.push({ value, times: slip.times, inside: inPeriod(value, period, 0) });
+    }
+  }
+  // Inside the lines' own days before the slack around them; then the slip seen most often.
+  mended.sort((a, b) => Number(b.inside) - Number(a.inside) || b.times - a.times || b.value.localeCompare(a.value));
+  const confidence = Math.min(date.confidence, OUTSIDE_PERIOD_CONFIDENCE);
+  const best = mended[0];
+  return { value: best?.value ?? date.value, confidence };
+}
