@@ -16,6 +16,7 @@ const BENCHES: Array<[file: string, what: string, args?: string[]]> = [
   ['ocr-prep.ts', 'tesseract.js preparations on receipts-train, one worker: character error rate, fields, s/receipt; the product\'s first + retry readings put together (issue 12, ADR 0019; readings cached in bench/.cache/ocr-prep-*.json)'],
   ['line-reread.ts', 'targeted second reading of the doubtful fields\' lines, train (91) + dev (40), one worker: fields before/after, confident share, s/receipt (issue 12, ADR 0019; line readings cached in bench/.cache/ocr-lines-*.json)'],
   ['line-readers.ts', 'the fields\' candidate lines of receipts-train read by tesseract (PSM 7) and by PaddleOCR\'s recogniser: line CER with and without spaces, lines whose digits are all right, ms per receipt (issue 12, ADR 0019 fourth amendment)'],
+  ['../scripts/digit-confusions.ts', 'the OCR\'s one-digit slips counted on receipts-train, and what they mend in dates outside the company\'s period: first readings of train in sample and out of fold (merchant-grouped), and dev (issue 12, ADR 0019 fifth amendment)'],
   ['ocr.ts', 'the same reading pipeline on the 91 train receipts (their fields for the end-to-end matching figure on train; issue 12)', ['--set', 'train']],
   ['matching.ts', 'matching precision and recall (issue 6); end to end from OCR on dev and on train against their statements (issue 12)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
