@@ -102,3 +102,23 @@ describe('word helpers', () => {
     expect(levenshtein('', 'ABC')).toBe(3);
   });
 });
+
+describe('a mark at the receipt edge read as a letter before a word', () => {
+  it('still finds the descriptor word whole at the end of the receipt word, one way only', () => {
+    expect(wordSimilarity('TLIM', 'LIM')).toBeCloseTo(0.8, 5);
+    expect(wordSimilarity('LIM', 'TLIM')).toBe(0);
+    expect(wordSimilarity('TXLIM', 'LIM')).toBe(0);
+    expect(wordSimilarity('TLI', 'LI')).toBe(0);
+  });
+
+  it('keeps the shop matched; a different shop stays apart', () => {
+    // Invented: a hardware shop whose receipt picked up a margin mark before its first word.
+    expect(merchantSimilarity('TLAM HOCK HARDWARE TRADING', 'SQ *LAM HOCK HARDWARE')).toBeGreaterThan(0.85);
+    expect(merchantSimilarity('ILAM HOCK HARDWARE TRADING', 'LAM HOCK HARDWARE PENANG')).toBeGreaterThan(0.85);
+    expect(merchantSimilarity('TLAM HOCK HARDWARE TRADING', 'LAM SENG MOTOR PARTS')).toBeLessThan(0.5);
+    // Never above the same name read without the mark.
+    for (const [noisy, clean, d] of [['TLAM HOCK HARDWARE TRADING', 'LAM HOCK HARDWARE TRADING', 'LAM SENG MOTOR PARTS'], ['XBAR CAFE', 'BAR CAFE', 'BAR LOUIE'], ['TLAM HOCK', 'LAM HOCK', 'SQ *LAM HOCK']] as const) {
+      expect(merchantSimilarity(noisy, d)).toBeLessThanOrEqual(merchantSimilarity(clean, d));
+    }
+  });
+});

@@ -2,6 +2,7 @@
  * Word against word: OCR look-alikes, cut words, abbreviations and typos. The name-level
  * views in similarity.ts are built on {@link foldedWordSimilarity}.
  */
+import { wordWeight } from './lexicon';
 
 /**
  * Look-alike characters mapped to one representative, for OCR: 0/O/Q, 1/I/L/|, 5/S, 8/B,
@@ -69,6 +70,11 @@ export function foldedWordSimilarity(a: string, b: string, foldedA: string, fold
     return short.length >= 3 && share >= 0.75 ? 0.5 + 0.4 * share : 0;
   }
   if (isAbbreviation(foldedB, foldedA)) return 0.8;
+  // A mark at the receipt's edge read as a letter glued to the word ("TLIM" for "LIM"): a
+  // distinctive descriptor word whole at the end of a receipt word one letter longer, scored as
+  // the prefix case above. Only this way round (descriptors are printed, not read), and not for
+  // filler or category words ("XBAR" would then weigh as a name where "BAR" weighs little).
+  if (foldedA.length === foldedB.length + 1 && foldedB.length >= 3 && foldedA.endsWith(foldedB) && wordWeight(b) === 1) return 0.5 + 0.4 * (foldedB.length / foldedA.length);
   if (short.length < 4) return 0;
   // In short words one substitution makes another name (YAPHO / HAPHO); OCR's own
   // substitutions are the look-alikes folded above, so only a dropped letter is forgiven.
