@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, Filter } from '@paperlink/domain';
-import { TRANSACTIONS, transactionsProjection } from '@paperlink/projections';
+import { companyPeriod, TRANSACTIONS, transactionsProjection } from '@paperlink/projections';
 import { SqliteReadStore } from './sqlite';
 import { listIndexes } from './sqlite-indexes';
 
@@ -53,6 +53,27 @@ describe('a query that names its index (hint)', () => {
     expect(ids(await c.find(filter, { hint: ['companyId', 'nothing'] }))).toEqual(ids(expected));
     // A hint whose index cannot answer the filter (another field first) falls back to the planner.
     expect(ids(await c.find({ userId: 'u3', companyId: 'c1' }, { hint: BY_DAY_AND_AMOUNT }))).toEqual(ids([...docs.values()].filter((d): d is Doc => (d as { userId?: string; companyId?: string }).userId === 'u3' && (d as { companyId?: string }).companyId === 'c1')));
+    await store.close();
+  });
+
+  it("reads a company's period (first and last posting day) from the posting-day index, not by sorting its lines", async () => {
+    const store = new SqliteReadStore(join(dir, 'period.sqlite'), { extraIndexes: listIndexes() });
+    for (const [collection, indexes] of Object.entries(transactionsProjection.collections)) await store.ensureIndexes(collection, indexes);
+    const docs = new Map<string, Doc | null>();
+    for (let i = 0; i < 3000; i++) {
+      const id = `t${i}`;
+      docs.set(id, { _id: id, companyId: i % 3 === 0 ? 'other' : 'c1', userId: 'u1', transaction_date: `20${16 + (i % 5)}-0${1 + (i % 9)}-1${i % 10}`, amountCents: -100, description: 'shop' });
+    }
+    await store.commit(new Map([[TRANSACTIONS, docs]]), []);
+    const mine = [...docs.values()].map((d) => d as unknown as { companyId: string; transaction_date: string }).filter((d) => d.companyId === 'c1').map((d) => d.transaction_date).sort();
+    expect(await companyPeriod(store, 'c1')).toEqual({ from: mine[0], to: mine[mine.length - 1] });
+    expect(await companyPeriod(store, 'nobody')).toBeUndefined();
+    for (const order of [1, -1] as const) {
+      const plan = store.plan(TRANSACTIONS, { companyId: 'c1' }, { sort: { transaction_date: order }, limit: 1, hint: ['companyId', 'transaction_date'] })!.join('\n');
+      expect(plan).toMatch(/USING (COVERING )?INDEX/);
+      // Ties of the first (or last) day are put in id order; the company's lines are never sorted whole.
+      expect(plan, plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+    }
     await store.close();
   });
 });
