@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, ReadStore, RecordedEvent } from '@paperlink/domain';
 import { analyticsProjection, transactionsProjection, UnitOfWork, type Projection } from '@paperlink/projections';
@@ -115,5 +116,45 @@ describe('SQLite read store: the write path of an import', () => {
     expect(await everything(withPrefetch, collections)).toEqual(expected);
     await withPrefetch.close();
     await without.close();
+  });
+
+  it('keeps a bulk flow in one group transaction while its writes keep coming, and commits it once they stop; small writes as before', async () => {
+    const s = new SqliteReadStore(file(), { groupBulkMs: 60_000, groupBulkDocs: 1_000_000 });
+    const commits: number[] = [];
+    s.onCommitted = () => commits.push(performance.now());
+    // What another connection sees (committed rows only).
+    const other = new Database(s.file, { readonly: true });
+    const seen = async () => {
+      try {
+        return (other.prepare('SELECT count(*) AS n FROM c_t').get() as { n: number }).n;
+      } catch {
+        return 0; // no table committed yet
+      }
+    };
+    // 40 units of 1,000 documents, one after the other: before, a group ended at 10,000 documents or 200 ms.
+    for (let u = 0; u < 40; u++) {
+      const docs = new Map<string, Doc | null>();
+      for (let k = 0; k < 1000; k++) docs.set(`d${u}-${k}`, { _id: `d${u}-${k}`, n: k, s: 'x'.repeat(40) });
+      await s.commit(new Map([['t', docs]]), [{ name: 'p', version: 1, position: u + 1 }]);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(commits.length).toBe(0);
+    expect(await seen()).toBe(0);
+    // The flow stopped: committed within the small window (GROUP_MS) after its last write.
+    const stopped = performance.now();
+    for (let i = 0; i < 100 && commits.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(commits.length).toBe(1);
+    expect(commits[0]! - stopped).toBeLessThan(2_000);
+    expect(await seen()).toBe(40_000);
+    expect((await s.getCheckpoints()).find((c) => c.name === 'p')?.position).toBe(40);
+    // A small write alone is committed after the small window, as before; flush commits at once.
+    await s.commit(new Map([['t', new Map([['small', { _id: 'small' }]])]]), []);
+    for (let i = 0; i < 100 && commits.length === 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(commits.length).toBe(2);
+    await s.commit(new Map([['t', new Map([['flushed', { _id: 'flushed' }]])]]), []);
+    await s.flush();
+    expect(await seen()).toBe(40_002);
+    other.close();
+    await s.close();
   });
 });

@@ -26,6 +26,17 @@ const INDEX_FORMAT = 2;
 /** A group transaction is committed after this long (ms) or this many documents. */
 const GROUP_MS = 200;
 const GROUP_DOCS = 10_000;
+/**
+ * A group that has taken BULK_AT documents is a bulk flow (an import's rows, a catch-up): it stays
+ * open while writes keep coming, up to GROUP_BULK_MS or GROUP_BULK_DOCS, and is committed once no
+ * write came for GROUP_MS (or at once when the projector thread reaches the log's head, flush).
+ * Each COMMIT writes every page its group changed to the log, and an import's rows change pages
+ * of eight indexes at random: 100,000 rows into 100,000 in groups of 200 ms took 32.7 s to be
+ * listed, in groups of up to 3 s 17.3 s (bench/import-cost.ts, ADR 0027 amendment).
+ */
+const BULK_AT = 2_000;
+const GROUP_BULK_MS = 3_000;
+const GROUP_BULK_DOCS = 100_000;
 /** Ids per statement of a read by ids (readDocs). */
 const READ_IDS = 500;
 /** Rows per multi-row INSERT of a commit (writeChunk); two parameters each. */
@@ -52,6 +63,9 @@ export interface SqliteReadStoreOptions {
    * collection the file does not hold yet reads as empty (a temporary table).
    */
   readOnly?: boolean;
+  /** How long (ms) and how many documents a bulk flow's group transaction may hold (defaults 3,000 and 100,000; see GROUP_BULK_MS). */
+  groupBulkMs?: number;
+  groupBulkDocs?: number;
 }
 
 interface KeptCount {
@@ -218,7 +232,7 @@ export class SqliteReadStore implements ReadStore {
   /** How long the last recount of each count took (ms): one known to take longer than the wait is not waited for. */
   private readonly recountMs = new Map<string, number>();
   /** The open group transaction (see commit). */
-  private group?: { since: number; docs: number };
+  private group?: { since: number; docs: number; last: number };
   private groupTimer?: NodeJS.Timeout;
   /** The counting thread (countOffThread), started on first use. */
   private counter?: { worker: Worker; next: number; waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }> };
@@ -234,6 +248,9 @@ export class SqliteReadStore implements ReadStore {
    * trackChanges is on (undefined: not known).
    */
   onCommitted?: (notice?: CommitNotice) => void;
+  /** Bulk group limits (see GROUP_BULK_MS); options for tests. */
+  private readonly groupBulkMs: number;
+  private readonly groupBulkDocs: number;
   /** Set by trackChanges: the changes of the open group, for its commit notice. */
   private tracker?: ChangeTracker;
   /** Set by followCommitNotices: the notices of the writer this connection follows. */
@@ -241,6 +258,8 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
+    this.groupBulkMs = options.groupBulkMs ?? GROUP_BULK_MS;
+    this.groupBulkDocs = options.groupBulkDocs ?? GROUP_BULK_DOCS;
     if (this.readOnly) {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       this.db.pragma('mmap_size = 0');
@@ -567,10 +586,11 @@ export class SqliteReadStore implements ReadStore {
    * projectors replay the batch, and documents already written are skipped by their `_pos`
    * (unit-of-work.ts). Queries may meanwhile see part of such a batch (an import's rows).
    *
-   * Units are grouped into one SQLite transaction for up to GROUP_MS (or GROUP_DOCS documents):
-   * each commit writes every page it changed to the log, and a unit of 500 documents changes
-   * a page of every index per document, so one transaction per unit wrote about 30 times the
-   * data. A crash loses at most the open group, writes and checkpoints together (replayed).
+   * Units are grouped into one SQLite transaction for up to GROUP_MS (or GROUP_DOCS documents),
+   * a bulk flow's for up to GROUP_BULK_MS (GROUP_BULK_DOCS) while its writes keep coming: each
+   * commit writes every page it changed to the log, and a unit of 500 documents changes a page of
+   * every index per document, so one transaction per unit wrote about 30 times the data. A crash
+   * loses at most the open group, writes and checkpoints together (replayed).
    */
   async commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
     if (this.failure) throw this.failure;
@@ -583,13 +603,15 @@ export class SqliteReadStore implements ReadStore {
       const last = at + CHUNK_DOCS >= entries.length;
       if (!this.db.inTransaction) {
         this.db.exec('BEGIN IMMEDIATE');
-        this.group = { since: performance.now(), docs: 0 };
+        this.group = { since: performance.now(), docs: 0, last: 0 };
         this.tracker?.begin(this.db);
       }
       this.writeChunk(entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
-      this.group!.docs += Math.min(CHUNK_DOCS, entries.length - at);
-      if (this.group!.docs >= GROUP_DOCS || performance.now() - this.group!.since >= GROUP_MS) this.commitGroup();
-      else this.groupTimer ??= setTimeout(() => this.commitGroup(), GROUP_MS);
+      const group = this.group!;
+      group.docs += Math.min(CHUNK_DOCS, entries.length - at);
+      group.last = performance.now();
+      if (this.groupIsDue(group, group.last)) this.commitGroup();
+      else this.groupTimer ??= setTimeout(() => this.groupTimeUp(), GROUP_MS);
       if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
@@ -623,6 +645,22 @@ export class SqliteReadStore implements ReadStore {
       counter.waiting.set(id, { resolve, reject });
       counter.worker.postMessage({ id, sql, params });
     });
+  }
+
+  /** Whether the open group is to be committed now: it reached its size or its age (a bulk flow's are larger). */
+  private groupIsDue(group: { since: number; docs: number }, now: number): boolean {
+    const bulk = group.docs >= BULK_AT;
+    return group.docs >= (bulk ? Math.max(GROUP_DOCS, this.groupBulkDocs) : GROUP_DOCS) || now - group.since >= (bulk ? Math.max(GROUP_MS, this.groupBulkMs) : GROUP_MS);
+  }
+
+  /** The group's timer: committed when due or when no write came for GROUP_MS; else looked at again later. */
+  private groupTimeUp(): void {
+    this.groupTimer = undefined;
+    const group = this.group;
+    if (!group || !this.db.inTransaction) return;
+    const now = performance.now();
+    if (this.groupIsDue(group, now) || now - group.last >= GROUP_MS) this.commitGroup();
+    else this.groupTimer = setTimeout(() => this.groupTimeUp(), Math.max(1, GROUP_MS - (now - group.last)));
   }
 
   /** Ends the open group transaction (durable from here). */
