@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { allProjections, GenerationalReadStore, ProjectionRunner } from '@paperlink/projections';
 import { SqliteEventStore } from '../eventstore/sqlite';
-import { SqliteReadStore } from '../readstore/sqlite';
+import { BULK_GROUPS, SqliteReadStore } from '../readstore/sqlite';
 import { listIndexes } from '../readstore/sqlite-indexes';
 import { Reactor } from '../jobs/reactor';
 import { ocrJobsFrom } from '../receipts/ocr-job';
@@ -25,7 +25,8 @@ if (!port) throw new Error('thread.ts runs in a worker thread');
 const { eventsFile, readModelsFile } = workerData as ProjectorData;
 const post = (message: FromProjector) => port.postMessage(message);
 const events = new SqliteEventStore(eventsFile);
-const inner = new SqliteReadStore(readModelsFile, { extraIndexes: listIndexes() });
+// Its commits never run on the request thread: a bulk flow (an import's rows) may keep its group open longer (ADR 0027 amendment).
+const inner = new SqliteReadStore(readModelsFile, { extraIndexes: listIndexes(), ...BULK_GROUPS });
 const projections = allProjections();
 let runner: ProjectionRunner | undefined;
 let store: GenerationalReadStore | undefined;

@@ -37,6 +37,8 @@ const GROUP_DOCS = 10_000;
 const BULK_AT = 2_000;
 const GROUP_BULK_MS = 3_000;
 const GROUP_BULK_DOCS = 100_000;
+/** The bulk group limits, for a store whose commits never run on the request thread (the projector thread's). */
+export const BULK_GROUPS = { groupBulkMs: GROUP_BULK_MS, groupBulkDocs: GROUP_BULK_DOCS } as const;
 /** Ids per statement of a read by ids (readDocs). */
 const READ_IDS = 500;
 /** Rows per multi-row INSERT of a commit (writeChunk); two parameters each. */
@@ -63,7 +65,12 @@ export interface SqliteReadStoreOptions {
    * collection the file does not hold yet reads as empty (a temporary table).
    */
   readOnly?: boolean;
-  /** How long (ms) and how many documents a bulk flow's group transaction may hold (defaults 3,000 and 100,000; see GROUP_BULK_MS). */
+  /**
+   * How long (ms) and how many documents a bulk flow's group transaction may hold (see
+   * GROUP_BULK_MS): the projector thread's store takes BULK_GROUPS; by default a bulk flow's
+   * group is a small one's (200 ms, 10,000 documents), since its COMMIT runs on the thread that
+   * writes, which elsewhere may be the request thread (projectors inline).
+   */
   groupBulkMs?: number;
   groupBulkDocs?: number;
 }
@@ -258,8 +265,8 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
-    this.groupBulkMs = options.groupBulkMs ?? GROUP_BULK_MS;
-    this.groupBulkDocs = options.groupBulkDocs ?? GROUP_BULK_DOCS;
+    this.groupBulkMs = options.groupBulkMs ?? GROUP_MS;
+    this.groupBulkDocs = options.groupBulkDocs ?? GROUP_DOCS;
     if (this.readOnly) {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       this.db.pragma('mmap_size = 0');
