@@ -88,6 +88,8 @@ describe('date order per receipt', () => {
     const slipped = await read(co, receipt('WILLOW BAKERY', '14/06/2013'));
     expect(slipped.receipt.extracted_date).toBe('2018-06-14');
     expect(seen.at(-1)?.period).toEqual({ from: '2018-03-02', to: '2018-09-28' });
+    // And the day after today: a receipt is never dated in the future.
+    expect(seen.at(-1)?.notAfter).toBe(new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
     const events = await api.paperlink.adapters.events.readStream(`receipt-${slipped.receipt.id as string}`);
     const confidence = (events.find((e) => e.type === 'ReceiptRead')?.data as { confidence?: { date?: number } } | undefined)?.confidence;
     expect(confidence?.date).toBeLessThan(CONFIDENT_AT);

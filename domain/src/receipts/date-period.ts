@@ -7,7 +7,9 @@
  * counted on receipts-train, e.g. `3` for `8`) puts it inside, the mended year is taken, still
  * marked doubtful so that a person looks at it first and the line readers read the line again.
  *
- * Without a period (a company with no card lines yet) nothing changes.
+ * A date after the day the receipt is read (`notAfter`) is outside too: with a period it is
+ * mended the same way; without one it is only flagged doubtful (which year, nothing says). Without
+ * either (a company with no card lines yet, a reading with no day) nothing changes.
  */
 import { slipsFor } from './learned/digit-confusions';
 import type { DigitConfusions } from './learned/digit-confusions';
@@ -38,12 +40,19 @@ function time(iso: string): number | null {
   return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== iso ? null : t;
 }
 
-/** Whether `iso` lies in the period widened by `slackDays` ({@link PERIOD_SLACK_DAYS}); true without a (valid) period. */
-export function inPeriod(iso: string, period: DatePeriod | undefined, slackDays = PERIOD_SLACK_DAYS): boolean {
+/**
+ * Whether `iso` lies in the period widened by `slackDays` ({@link PERIOD_SLACK_DAYS}), and not after
+ * `notAfter` (the day the receipt was read, one day ahead for time zones: a purchase is never in
+ * the future); true without a (valid) period and bound.
+ */
+export function inPeriod(iso: string, period: DatePeriod | undefined, slackDays = PERIOD_SLACK_DAYS, notAfter?: string): boolean {
+  const t = time(iso);
+  if (t === null) return true;
+  const last = notAfter === undefined ? null : time(notAfter);
+  if (last !== null && t > last) return false;
   const from = period ? time(period.from) : null;
   const to = period ? time(period.to) : null;
-  const t = time(iso);
-  if (from === null || to === null || t === null || to < from) return true;
+  if (from === null || to === null || to < from) return true;
   return t >= from - slackDays * DAY_MS && t <= to + slackDays * DAY_MS;
 }
 
@@ -53,15 +62,17 @@ export function inPeriod(iso: string, period: DatePeriod | undefined, slackDays 
  * lines' own days before one in the slack around them, then the slip seen most often, then the
  * later year), or the date as read, either way at most {@link OUTSIDE_PERIOD_CONFIDENCE}.
  */
-export function checkYear(date: Extracted<string>, period: DatePeriod | undefined, table: DigitConfusions = TABLE): Extracted<string> {
-  if (!period || inPeriod(date.value, period)) return date;
+export function checkYear(date: Extracted<string>, period: DatePeriod | undefined, table: DigitConfusions = TABLE, notAfter?: string): Extracted<string> {
+  if (inPeriod(date.value, period, PERIOD_SLACK_DAYS, notAfter)) return date;
+  // A date in the future with no period to say which year it is: doubtful, as read.
+  if (!period) return { value: date.value, confidence: Math.min(date.confidence, OUTSIDE_PERIOD_CONFIDENCE) };
   const year = date.value.slice(0, 4);
   const rest = date.value.slice(4);
   const mended: Array<{ value: string; times: number; inside: boolean }> = [];
   for (const at of [2, 3]) {
     for (const slip of slipsFor(table, year[at]!)) {
       const value = `${year.slice(0, at)}${slip.digit}${year.slice(at + 1)}${rest}`;
-      if (time(value) !== null && inPeriod(value, period)) mended.push({ value, times: slip.times, inside: inPeriod(value, period, 0) });
+      if (time(value) !== null && inPeriod(value, period, PERIOD_SLACK_DAYS, notAfter)) mended.push({ value, times: slip.times, inside: inPeriod(value, period, 0, notAfter) });
     }
   }
   // Inside the lines' own days before the slack around them; then the slip seen most often.

@@ -61,6 +61,30 @@ describe('checkYear', () => {
   });
 });
 
+describe('a date after the day it is read', () => {
+  const eights: DigitConfusions = { counts: { '8': { '3': 3 } }, words: 10 };
+
+  it('is outside whatever the period says, flagged as read without a period, mended with one', () => {
+    expect(inPeriod('2023-12-03', undefined, 92, '2023-12-02')).toBe(false);
+    expect(inPeriod('2023-12-02', undefined, 92, '2023-12-02')).toBe(true);
+    expect(inPeriod('2023-12-03', { from: '2023-01-01', to: '2023-11-30' }, 92, '2023-12-02')).toBe(false);
+    // No period: which year, nothing says; the date stays, doubtful.
+    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, undefined, eights, '2023-12-02')).toEqual({ value: '2028-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2023-05-02', confidence: 0.99 }, undefined, eights, '2023-12-02')).toEqual({ value: '2023-05-02', confidence: 0.99 });
+    // With a period reaching past today: the future year mended (8 read for 3), never to a future one.
+    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, { from: '2021-02-01', to: '2023-11-30' }, eights, '2023-12-02').value).toBe('2023-05-02');
+    expect(checkYear({ value: '2028-12-20', confidence: 0.99 }, { from: '2021-02-01', to: '2023-11-30' }, eights, '2023-12-02')).toEqual({ value: '2028-12-20', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+  });
+
+  it('flags a future date in extraction when only the day is known', () => {
+    const text = ['WILLOW BAKERY', 'Date: 14/06/2029 10:22', 'TOTAL  5.40'].join('\n');
+    expect(extractReceiptFields(text).date?.value).toBe('2029-06-14');
+    const read = extractReceiptFields(text, undefined, { notAfter: '2026-11-26' });
+    expect(read.date?.value).toBe('2029-06-14');
+    expect(read.date!.confidence).toBeLessThan(CONFIDENT_AT);
+  });
+});
+
 describe('the committed table (scripts/digit-confusions.ts on receipts-train)', () => {
   it('counts slips seen more than once, digits only', () => {
     const table = committed as DigitConfusions;

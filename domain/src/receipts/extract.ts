@@ -38,9 +38,9 @@ export function extractReceiptFields(text: string, words?: readonly OcrWord[], o
   return withPeriod(merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant), options);
 }
 
-/** The date's year checked against the company's period (date-period.ts). */
+/** The date's year checked against the company's period and the day it is read (date-period.ts). */
 function withPeriod(fields: ReceiptFields, options: ExtractOptions): ReceiptFields {
-  return fields.date && options.period ? { ...fields, date: checkYear(fields.date, options.period) } : fields;
+  return fields.date && (options.period || options.notAfter) ? { ...fields, date: checkYear(fields.date, options.period, undefined, options.notAfter) } : fields;
 }
 
 function extractWithOrder(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, layout: Layout, order: DateOrderDecision): ReceiptFields {

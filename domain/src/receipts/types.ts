@@ -85,4 +85,6 @@ export interface ExtractOptions {
    * slip puts it inside (date-period.ts).
    */
   period?: { from: string; to: string };
+  /** The day the receipt is read, one day ahead (ISO): a date after it is doubtful (date-period.ts). */
+  notAfter?: string;
 }

@@ -26,9 +26,14 @@ export function dateOrderOptions(setting: DateOrderSetting, merchants: Readonly<
   return { ...(company ? { monthFirst: company === 'month-first' } : {}), ...(Object.keys(merchants).length > 0 ? { merchantDateOrders: merchants } : {}) };
 }
 
-/** The extraction hints with the company's period (its lines' first and last posting day), when it has lines. */
-export function withPeriod(options: ExtractOptions, period: { from: string; to: string } | undefined): ExtractOptions {
-  return period ? { ...options, period } : options;
+/**
+ * The extraction hints with the company's period (its lines' first and last posting day), when it
+ * has lines, and the day after today (a receipt is never dated in the future; a day of slack for
+ * time zones).
+ */
+export function withPeriod(options: ExtractOptions, period: { from: string; to: string } | undefined, now = new Date()): ExtractOptions {
+  const notAfter = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+  return { ...options, ...(period ? { period } : {}), notAfter };
 }
 
 export const NO_TEXT = 'No text was found in this file. Check that it is a receipt, or upload a clearer scan.';
