@@ -9,6 +9,30 @@ const receipt = (id: string, totalCents: number, date: string, merchant = 'KEDAI
 const line = (id: string, amountCents: number, date: string, description = 'SQ *KEDAI PAPAN YEW CH'): TransactionInput => ({ id, amountCents, date, description });
 const pairs = (proposals: ReturnType<typeof autoMatch>) => proposals.map((p) => [p.receiptId, p.transactionId]);
 
+/** Invented shops and how a card prints them, for the random rounds below. */
+const SHOPS = ['KEDAI PAPAN YEW CHUAN', 'PAPPARICH BMC', 'CHEF LEE SDN BHD', 'YAM FRESH'];
+const DESCRIPTORS = ['SQ *KEDAI PAPAN YEW CH', 'PAPPARICH BMC SHAH ALAM', 'SQ *CHEF LEE', 'YAM FRESH JOHOR BAHRU'];
+
+/** A seeded generator in [0, 1), the same numbers every run. */
+function seeded(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
+
+/** The best total confidence of a one-to-one assignment, by exhaustive search (weights of 0 are no pair). */
+function bestTotal(w: number[][], columns: number): number {
+  const best = (i: number, used: number): number => {
+    if (i === w.length) return 0;
+    let top = best(i + 1, used);
+    for (let j = 0; j < columns; j++) {
+      const c = w[i]?.[j] ?? 0;
+      if (c > 0 && !(used & (1 << j))) top = Math.max(top, c + best(i + 1, used | (1 << j)));
+    }
+    return top;
+  };
+  return best(0, 0);
+}
+
 describe('autoMatch', () => {
   it('proposes each receipt its card line, with confidence and evidence', () => {
     const receipts = [receipt('r1', 6890, '2024-05-11'), receipt('r2', 8745, '2024-04-20', 'AMTECH ELECTRICAL SUPPLIES')];
@@ -116,55 +140,40 @@ describe('autoMatch', () => {
   });
 
   it('finds the optimal assignment found by exhaustive search (blocking loses nothing)', () => {
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const shops = ['KEDAI PAPAN YEW CHUAN', 'PAPPARICH BMC', 'CHEF LEE SDN BHD', 'YAM FRESH'];
-    const descriptors = ['SQ *KEDAI PAPAN YEW CH', 'PAPPARICH BMC SHAH ALAM', 'SQ *CHEF LEE', 'YAM FRESH JOHOR BAHRU'];
+    const rand = seeded(7);
     for (let round = 0; round < 40; round++) {
       const receipts = Array.from({ length: 5 }, (_, k) => {
-        const shop = Math.floor(rand() * shops.length);
-        return receipt(`r${k}`, 1000 + Math.floor(rand() * 4) * 10, `2024-09-0${1 + Math.floor(rand() * 4)}`, shops[shop]);
+        const shop = Math.floor(rand() * SHOPS.length);
+        return receipt(`r${k}`, 1000 + Math.floor(rand() * 4) * 10, `2024-09-0${1 + Math.floor(rand() * 4)}`, SHOPS[shop]);
       });
       const lines = Array.from({ length: 7 }, (_, k) => {
-        const shop = Math.floor(rand() * shops.length);
+        const shop = Math.floor(rand() * SHOPS.length);
         const cents = 1000 + Math.floor(rand() * 4) * 10 + (rand() < 0.3 ? 20 : rand() < 0.3 ? 2 : 0);
-        return line(`t${k}`, -cents, `2024-09-0${1 + Math.floor(rand() * 6)}`, descriptors[shop]);
+        return line(`t${k}`, -cents, `2024-09-0${1 + Math.floor(rand() * 6)}`, DESCRIPTORS[shop]);
       });
       const threshold = 75;
       const w = receipts.map((r) => lines.map((t) => {
         const c = scoreMatch(r, t)?.confidence ?? 0;
         return c >= threshold ? c : 0;
       }));
-      const best = (i: number, used: number): number => {
-        if (i === receipts.length) return 0;
-        let top = best(i + 1, used);
-        for (let j = 0; j < lines.length; j++) {
-          const c = w[i]?.[j] ?? 0;
-          if (c > 0 && !(used & (1 << j))) top = Math.max(top, c + best(i + 1, used | (1 << j)));
-        }
-        return top;
-      };
       const total = autoMatch(receipts, lines, { threshold }).reduce((s, p) => s + p.confidence, 0);
-      expect(total).toBe(best(0, 0));
+      expect(total).toBe(bestTotal(w, lines.length));
     }
   });
 
   it('loses nothing to blocking for receipts whose date was read doubtfully (lines up to 60 days after)', () => {
-    let seed = 11;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const shops = ['KEDAI PAPAN YEW CHUAN', 'PAPPARICH BMC', 'CHEF LEE SDN BHD', 'YAM FRESH'];
-    const descriptors = ['SQ *KEDAI PAPAN YEW CH', 'PAPPARICH BMC SHAH ALAM', 'SQ *CHEF LEE', 'YAM FRESH JOHOR BAHRU'];
+    const rand = seeded(11);
     const base = dayNumber('2024-09-01')!;
     let lifted = 0;
     for (let round = 0; round < 40; round++) {
       const receipts: ReceiptInput[] = Array.from({ length: 5 }, (_, k) => ({
-        ...receipt(`r${k}`, 1000 + Math.floor(rand() * 3) * 10, isoOfDay(base + Math.floor(rand() * 30)), shops[Math.floor(rand() * shops.length)]!),
+        ...receipt(`r${k}`, 1000 + Math.floor(rand() * 3) * 10, isoOfDay(base + Math.floor(rand() * 30)), SHOPS[Math.floor(rand() * SHOPS.length)]!),
         dateDoubtful: rand() < 0.5,
       }));
       const lines = Array.from({ length: 7 }, (_, k) => {
-        const shop = Math.floor(rand() * shops.length);
+        const shop = Math.floor(rand() * SHOPS.length);
         const cents = 1000 + Math.floor(rand() * 3) * 10 + (rand() < 0.3 ? 2 : 0);
-        return line(`t${k}`, -cents, isoOfDay(base - 5 + Math.floor(rand() * 100)), descriptors[shop]!);
+        return line(`t${k}`, -cents, isoOfDay(base - 5 + Math.floor(rand() * 100)), DESCRIPTORS[shop]!);
       });
       for (const threshold of [70, 72]) {
         const w = receipts.map((r) => lines.map((t) => {
@@ -172,17 +181,8 @@ describe('autoMatch', () => {
           if (c >= threshold && r.dateDoubtful && scoreMatch({ ...r, dateDoubtful: false }, t)!.confidence < threshold) lifted++;
           return c >= threshold ? c : 0;
         }));
-        const best = (i: number, used: number): number => {
-          if (i === receipts.length) return 0;
-          let top = best(i + 1, used);
-          for (let j = 0; j < lines.length; j++) {
-            const c = w[i]?.[j] ?? 0;
-            if (c > 0 && !(used & (1 << j))) top = Math.max(top, c + best(i + 1, used | (1 << j)));
-          }
-          return top;
-        };
         const total = autoMatch(receipts, lines, { threshold }).reduce((s, p) => s + p.confidence, 0);
-        expect(total).toBe(best(0, 0));
+        expect(total).toBe(bestTotal(w, lines.length));
       }
     }
     // The rounds hold pairs only the doubtful date brings over the threshold (else the test proves nothing).
