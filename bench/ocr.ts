@@ -16,7 +16,7 @@
  * Writes bench/.cache/ocr-extracted.json (receipt id -> merchant, date, totalCents) for
  * bench/matching.ts.
  *
- *   node --import tsx bench/ocr.ts [--set train] [--workers N] [--no-retry] [--no-lines] [--no-second] [--no-period] [--verbose] [--limit N]
+ *   node --import tsx bench/ocr.ts [--set train [--cv]] [--workers N] [--no-retry] [--no-lines] [--no-second] [--no-period] [--verbose] [--limit N]
  * (`--no-lines`: without the targeted re-reading of the doubtful fields' lines, read-receipt.ts;
  * `--no-retry` turns off both that and the page retry readings.)
  * (`--limit N`: the first N receipts only, e.g. a timing taken when the machine is quieter;
@@ -25,15 +25,17 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { merchantSimilarity } from '../domain/src/receipts/index';
+import { extractReceiptFields, linesToReread, merchantSimilarity } from '../domain/src/receipts/index';
 import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import { createOcrPool } from '../infra/src/ocr/pool';
 import { readReceipt } from '../infra/src/ocr/read-receipt';
 import { offThread } from '../infra/src/workers/off-thread';
 import { WorkerPool } from '../infra/src/workers/pool';
-import type { ReceiptReading } from '../infra/src/ocr/read-receipt';
+import type { ReadReceiptOptions, ReceiptReading } from '../infra/src/ocr/read-receipt';
 import { fmt, median, percentile, row } from './lib';
 import { statementPeriod } from './ocr-score';
+import { devOcr } from './dev-ocr-cache';
+import { foldModels } from './receipt-folds';
 
 const args = process.argv.slice(2);
 /** `--set train`: the 91 train receipts instead (the whole pipeline on receipts the dev figures never saw; fields cached apart). */
@@ -135,6 +137,20 @@ const list = labels().slice(0, limit);
  * `--no-period` without it.
  */
 const period = args.includes('--no-period') ? undefined : statementPeriod(labels().map((l) => l.id));
+/**
+ * `--cv` (train only): each receipt read with the ranker of the merchant-grouped fold it was held
+ * out of (bench/receipt-folds.ts: weights trained without its merchant, the committed calibration):
+ * the whole pipeline's figure on merchants its ranker never saw, beside the dev figure.
+ */
+const foldOf = args.includes('--cv') && SET === 'train' ? foldModels(DATA, labels(), await devOcr(() => undefined, 'train')) : undefined;
+const withFold = (id: string): Pick<ReadReceiptOptions, 'fields' | 'rereadLines'> => {
+  const model = foldOf?.get(id);
+  if (!model) return {};
+  return {
+    fields: async (text, words, extract) => extractReceiptFields(text, words, extract, model),
+    rereadLines: async (text, words, fields, extract) => linesToReread(text, words, fields, extract, { model }),
+  };
+};
 const pool = createOcrPool({ workers, parameters: tessParameters });
 /**
  * The second line reader (PaddleOCR's recogniser on the doubtful total's and date's lines), as the
@@ -144,12 +160,12 @@ const second = !args.includes('--no-second');
 const cpuPool = second ? new WorkerPool({ size: workers }) : undefined;
 const secondLines = cpuPool ? offThread(cpuPool).secondLines : undefined;
 const closeSecond = cpuPool ? () => cpuPool.close() : undefined;
-console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; company period ${period ? `${period.from} to ${period.to} (the statements)` : 'none'}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; company period ${period ? `${period.from} to ${period.to} (the statements)` : 'none'}${foldOf ? '; ranker: each receipt\'s merchant-grouped fold (held out)' : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
 const wallT = performance.now();
-const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, ...(secondLines ? { secondLines } : {}), ...(period ? { extract: { period } } : {}) })));
+const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, ...(secondLines ? { secondLines } : {}), ...(period ? { extract: { period } } : {}), ...withFold(label.id) })));
 await closeSecond?.();
 const wallMs = performance.now() - wallT;
 await pool.close();
@@ -175,4 +191,4 @@ console.log(`  merchant comparison: upper case, punctuation removed, legal suffi
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
 console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
-if (limit === Infinity && Object.keys(tessParameters).length === 0 && second && !args.includes('--no-period')) console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity && Object.keys(tessParameters).length === 0 && second && !args.includes('--no-period') && !foldOf) console.log(`  wrote ${writeCache(outcomes)}`);

@@ -18,6 +18,7 @@ const BENCHES: Array<[file: string, what: string, args?: string[]]> = [
   ['line-readers.ts', 'the fields\' candidate lines of receipts-train read by tesseract (PSM 7) and by PaddleOCR\'s recogniser: line CER with and without spaces, lines whose digits are all right, ms per receipt (issue 12, ADR 0019 fourth amendment)'],
   ['../scripts/digit-confusions.ts', 'the OCR\'s one-digit slips counted on receipts-train, and what they mend in dates outside the company\'s period: first readings of train in sample and out of fold (merchant-grouped), and dev (issue 12, ADR 0019 fifth amendment)'],
   ['ocr.ts', 'the same reading pipeline on the 91 train receipts (their fields for the end-to-end matching figure on train; issue 12)', ['--set', 'train']],
+  ['ocr.ts', 'the same pipeline on train with each receipt read by the ranker of the merchant-grouped fold it was held out of: the pipeline\'s figure on merchants its ranker never saw (issue 12)', ['--set', 'train', '--cv']],
   ['matching.ts', 'matching precision and recall (issue 6); end to end from OCR on dev and on train against their statements (issue 12)'],
   ['matching-scale.ts', 'auto-match at scale (issue 6)'],
   ['ai-ledger.ts', 'AI on a ledger: categorisation (grouped CV, seen / new merchants, precision above 0.7), duplicates P/R, recurring series (issue 16)'],

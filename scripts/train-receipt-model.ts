@@ -25,8 +25,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { trainExamples } from '../bench/receipt-folds';
 import { slipTotal } from '../domain/src/receipts/learned/augment';
-import { layoutFromBoxesCsv, layoutFromOcr } from '../domain/src/receipts/learned/layout';
+import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { Candidate } from '../domain/src/receipts/learned/candidates';
 import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields } from '../domain/src/receipts/learned/model';
 import type { LearnedFields } from '../domain/src/receipts/learned/model';
@@ -80,18 +81,7 @@ function printReport(title: string, rows: readonly Row[]): void {
 }
 
 const trainLabels = labels(TRAIN).slice(0, limit);
-const examples: Example[] = trainLabels.map((l) => ({
-  id: `${l.id}:boxes`,
-  label: l,
-  layout: layoutFromBoxesCsv(readFileSync(join(TRAIN, `${l.id}.boxes.csv`), 'utf8')),
-}));
-if (withOcr) {
-  const ocr = await ocrOf('train');
-  for (const l of trainLabels) {
-    const r = ocr[l.id];
-    if (r) examples.push({ id: `${l.id}:ocr`, label: l, layout: layoutFromOcr(r.text, r.words), text: r.text });
-  }
-}
+const examples: Example[] = trainExamples(TRAIN, trainLabels, withOcr ? await ocrOf('train') : undefined);
 if (augment) {
   // Train-only copies of the annotated receipts with the printed total lost or misread (augment.ts).
   for (const e of examples.filter((x) => x.id.endsWith(':boxes'))) {

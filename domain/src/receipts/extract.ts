@@ -22,7 +22,8 @@ import type { ExtractOptions, OcrWord, ReceiptFields } from './types';
 
 const MODEL = weights as ReceiptModel;
 
-export function extractReceiptFields(text: string, words?: readonly OcrWord[], options: ExtractOptions = {}): ReceiptFields {
+/** `model`: the ranker's weights (default the committed ones; a benchmark passes a cross-validation fold's). */
+export function extractReceiptFields(text: string, words?: readonly OcrWord[], options: ExtractOptions = {}, model: ReceiptModel = MODEL): ReceiptFields {
   const layout = layoutFromOcr(text, words);
   // Day or month first per receipt (date-order.ts): its own evidence (a day above 12) first,
   // then the merchant's earlier receipts, then the company's hint (monthFirst or locale), then
@@ -30,12 +31,12 @@ export function extractReceiptFields(text: string, words?: readonly OcrWord[], o
   // receipt proves nothing and the merchant's history says the other order, read again with it.
   const own = ownDateOrder(layout.lines);
   const first = decideDateOrder({ receipt: own, company: dateOrderHint(options) });
-  const fields = extractWithOrder(text, words, options, layout, first);
+  const fields = extractWithOrder(text, words, options, layout, first, model);
   if (own || !fields.date) return withPeriod(fields, options);
   const merchant = merchantOrderOf(options.merchantDateOrders, fields.merchant?.value);
   if (!merchant) return withPeriod(fields, options);
   const byMerchant: DateOrderDecision = { order: merchant, evidence: 'merchant' };
-  return withPeriod(merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant), options);
+  return withPeriod(merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant, model), options);
 }
 
 /** The date's year checked against the company's period and the day it is read (date-period.ts). */
@@ -43,10 +44,10 @@ function withPeriod(fields: ReceiptFields, options: ExtractOptions): ReceiptFiel
   return fields.date && (options.period || options.notAfter) ? { ...fields, date: checkYear(fields.date, options.period, undefined, options.notAfter) } : fields;
 }
 
-function extractWithOrder(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, layout: Layout, order: DateOrderDecision): ReceiptFields {
+function extractWithOrder(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, layout: Layout, order: DateOrderDecision, model: ReceiptModel): ReceiptFields {
   const decided = { ...options, monthFirst: order.order === 'month-first' };
   const rules = extractRuleFields(text, words, decided);
-  const learned = extractLearned(MODEL, layout, rules, decided);
+  const learned = extractLearned(model, layout, rules, decided);
   const picked = combineFields(learned, asLearned(rules));
   const boxes: NonNullable<ReceiptFields['boxes']> = {};
   if (layout.geometry) {

@@ -53,6 +53,8 @@ export interface RereadOptions {
    * field was read from: infra/src/ocr/reading.ts doubtfulWordFields).
    */
   also?: readonly RereadField[];
+  /** The ranker whose scores order a field's candidate lines (default the committed one; a benchmark passes a fold's). */
+  model?: ReceiptModel;
 }
 
 export const REREAD_PER_FIELD = 3;
@@ -90,7 +92,7 @@ export function linesToReread(text: string, words: readonly OcrWord[] | undefine
   };
   for (const field of doubtful) {
     const list = candidates[field] as ReadonlyArray<Candidate<unknown>>;
-    const w = MODEL.fields[field].weights;
+    const w = (reread.model ?? MODEL).fields[field].weights;
     const ranked = list.filter((c) => c.line >= 0).map((c) => ({ c, s: score(w, c.features) })).sort((a, b) => b.s - a.s || a.c.line - b.c.line);
     const lines: number[] = [];
     for (const { c } of ranked) {

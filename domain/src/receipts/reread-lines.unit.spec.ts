@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractReceiptFields } from './extract';
 import { doubtfulFields, linesToReread } from './reread-lines';
+import type { ReceiptModel } from './learned/model';
+import weights from './learned/weights.json' with { type: 'json' };
 import type { OcrWord, ReceiptFields } from './types';
 
 /** An invented receipt as OCR words: one word per token, 30 px lines, 12 px per character. */
@@ -52,6 +54,19 @@ describe('linesToReread', () => {
     const lines = linesToReread(text, ws, sure, {}, { also: ['date'] });
     expect(lines.map((l) => l.box.y0)).toContain(100);
     expect(lines.every((l) => l.fields.includes('date'))).toBe(true);
+  });
+
+  it("orders a field's candidate lines by the model it is given (a cross-validation fold's), the committed one by default", () => {
+    const f = extractReceiptFields(text, ws);
+    const doubtful: ReceiptFields = { ...f, total: { cents: 1925, confidence: 0.5 }, date: { value: '2019-06-14', confidence: 0.99 }, merchant: { value: 'CORNER BAKERY SDN BHD', confidence: 0.99 } };
+    const committed = weights as ReceiptModel;
+    expect(linesToReread(text, ws, doubtful, {}, { perField: 1, model: committed })).toEqual(linesToReread(text, ws, doubtful, {}, { perField: 1 }));
+    // A model that scores every total candidate the other way round picks another first line.
+    const reversed: ReceiptModel = { ...committed, fields: { ...committed.fields, total: { ...committed.fields.total, weights: Object.fromEntries(Object.entries(committed.fields.total.weights).map(([k, v]) => [k, -v])) } } };
+    const best = (m: ReceiptModel) => linesToReread(text, ws, { ...doubtful, boxes: {} }, {}, { perField: 1, model: m }).map((l) => l.box.y0);
+    expect(best(reversed)).not.toEqual(best(committed));
+    // Extraction takes a model the same way.
+    expect(extractReceiptFields(text, ws, {}, committed)).toEqual(f);
   });
 
   it('lists nothing for text without boxes', () => {
