@@ -57,7 +57,7 @@ function datesRight(set: SetName, of: readonly string[], readings: typeof ocr, p
     const date = r ? extractReceiptFields(r.text, r.words).date : null;
     if (!date) continue;
     const want = label(set, id).date;
-    const checked = checkYear(date, period, tableOf(id));
+    const checked = checkYear(date, { period }, tableOf(id));
     if (date.value === want) out.asRead++;
     if (checked.value === want) out.checked++;
     if (checked.value !== date.value) out.mended++;

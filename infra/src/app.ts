@@ -42,7 +42,7 @@ import {
   TRANSACTION_KEYS, transactionKeyId, TRANSACTIONS, type ReceiptDoc, type TransactionDoc, type TransactionKeyDoc,
 } from '@paperlink/projections';
 import type { ReceiptReader } from './receipts/ocr-job';
-import { dateOrderOptions, OCR_JOB, ocrJobHandler, ocrJobsFrom, withPeriod } from './receipts/ocr-job';
+import { dateOrderOptions, OCR_JOB, ocrJobHandler, ocrJobsFrom, withDateBounds } from './receipts/ocr-job';
 import { AUTO_MATCH_JOB, AUTO_MATCH_JOB_OPTIONS, autoMatchJobHandler, autoMatchJobsFrom } from './receipts/matching-job';
 import { RequestActivity } from './jobs/request-activity';
 import { knownMatches, matchBlock } from './receipts/match-block';
@@ -279,7 +279,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       readFile = (bytes) => lazyReader.read(bytes);
       // The command process reads files for /ai/llm/test-ocr; job workers and reactors run with the projections.
       if (runsJobs) {
-        jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => withPeriod(dateOrderOptions((await settingsOf(companyId)).dateOrder, await merchantDateOrdersOf(readStore, companyId)), await companyPeriod(readStore, companyId)), printCopy: async (sha256, bytes) => blobs.putDerived(sha256, PRINT_COPY, await cpu.printCopy(bytes)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
+        jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => withDateBounds(dateOrderOptions((await settingsOf(companyId)).dateOrder, await merchantDateOrdersOf(readStore, companyId)), await companyPeriod(readStore, companyId)), printCopy: async (sha256, bytes) => blobs.putDerived(sha256, PRINT_COPY, await cpu.printCopy(bytes)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
         jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m), pause: activity.yieldToRequests }), AUTO_MATCH_JOB_OPTIONS);
         // With the projector thread the reactors run there (they read every event); their jobs run here.
         if (projector) projector.startReactors(jobs);

@@ -22,6 +22,13 @@ export interface DatePeriod {
   to: string;
 }
 
+/** What bounds a receipt's date: the company's period and the day it is read (ExtractOptions). */
+export interface DateBounds {
+  period?: DatePeriod;
+  /** The day the receipt is read, one day ahead for time zones (ISO): a purchase is never in the future. */
+  notAfter?: string;
+}
+
 /** Days either side of the period still inside it. */
 export const PERIOD_SLACK_DAYS = 92;
 /**
@@ -41,11 +48,10 @@ function time(iso: string): number | null {
 }
 
 /**
- * Whether `iso` lies in the period widened by `slackDays` ({@link PERIOD_SLACK_DAYS}), and not after
- * `notAfter` (the day the receipt was read, one day ahead for time zones: a purchase is never in
- * the future); true without a (valid) period and bound.
+ * Whether `iso` lies in the period widened by `slackDays` ({@link PERIOD_SLACK_DAYS}) and not after
+ * `notAfter`; true without a (valid) period and bound.
  */
-export function inPeriod(iso: string, period: DatePeriod | undefined, slackDays = PERIOD_SLACK_DAYS, notAfter?: string): boolean {
+export function inPeriod(iso: string, { period, notAfter }: DateBounds, slackDays = PERIOD_SLACK_DAYS): boolean {
   const t = time(iso);
   if (t === null) return true;
   const last = notAfter === undefined ? null : time(notAfter);
@@ -57,22 +63,22 @@ export function inPeriod(iso: string, period: DatePeriod | undefined, slackDays 
 }
 
 /**
- * The date with its year checked against the period: unchanged inside it (or without one);
+ * The date with its year checked against its bounds: unchanged inside them (or without any);
  * outside, the year one learned OCR slip away that falls inside (among those, one inside the
  * lines' own days before one in the slack around them, then the slip seen most often, then the
  * later year), or the date as read, either way at most {@link OUTSIDE_PERIOD_CONFIDENCE}.
  */
-export function checkYear(date: Extracted<string>, period: DatePeriod | undefined, table: DigitConfusions = TABLE, notAfter?: string): Extracted<string> {
-  if (inPeriod(date.value, period, PERIOD_SLACK_DAYS, notAfter)) return date;
+export function checkYear(date: Extracted<string>, bounds: DateBounds, table: DigitConfusions = TABLE): Extracted<string> {
+  if (inPeriod(date.value, bounds)) return date;
   // A date in the future with no period to say which year it is: doubtful, as read.
-  if (!period) return { value: date.value, confidence: Math.min(date.confidence, OUTSIDE_PERIOD_CONFIDENCE) };
+  if (!bounds.period) return { value: date.value, confidence: Math.min(date.confidence, OUTSIDE_PERIOD_CONFIDENCE) };
   const year = date.value.slice(0, 4);
   const rest = date.value.slice(4);
   const mended: Array<{ value: string; times: number; inside: boolean }> = [];
   for (const at of [2, 3]) {
     for (const slip of slipsFor(table, year[at]!)) {
       const value = `${year.slice(0, at)}${slip.digit}${year.slice(at + 1)}${rest}`;
-      if (time(value) !== null && inPeriod(value, period, PERIOD_SLACK_DAYS, notAfter)) mended.push({ value, times: slip.times, inside: inPeriod(value, period, 0, notAfter) });
+      if (time(value) !== null && inPeriod(value, bounds)) mended.push({ value, times: slip.times, inside: inPeriod(value, bounds, 0) });
     }
   }
   // Inside the lines' own days before the slack around them; then the slip seen most often.

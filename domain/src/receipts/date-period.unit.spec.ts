@@ -12,52 +12,52 @@ const PERIOD = { from: '2021-02-01', to: '2023-11-30' };
 
 describe('inPeriod', () => {
   it('holds the period give or take a quarter, and everything without a period', () => {
-    expect(inPeriod('2022-06-01', PERIOD)).toBe(true);
-    expect(inPeriod('2020-11-15', PERIOD)).toBe(true);
-    expect(inPeriod('2020-10-15', PERIOD)).toBe(false);
-    expect(inPeriod('2024-02-20', PERIOD)).toBe(true);
-    expect(inPeriod('2024-03-15', PERIOD)).toBe(false);
-    expect(inPeriod('2013-01-01', undefined)).toBe(true);
-    expect(inPeriod('2013-01-01', { from: 'soon', to: '2023-01-01' })).toBe(true);
+    expect(inPeriod('2022-06-01', { period: PERIOD })).toBe(true);
+    expect(inPeriod('2020-11-15', { period: PERIOD })).toBe(true);
+    expect(inPeriod('2020-10-15', { period: PERIOD })).toBe(false);
+    expect(inPeriod('2024-02-20', { period: PERIOD })).toBe(true);
+    expect(inPeriod('2024-03-15', { period: PERIOD })).toBe(false);
+    expect(inPeriod('2013-01-01', {})).toBe(true);
+    expect(inPeriod('2013-01-01', { period: { from: 'soon', to: '2023-01-01' } })).toBe(true);
   });
 });
 
 describe('checkYear', () => {
   it('leaves a date inside the period, and every date without one, as read', () => {
-    expect(checkYear({ value: '2022-03-18', confidence: 0.97 }, PERIOD, TABLE)).toEqual({ value: '2022-03-18', confidence: 0.97 });
-    expect(checkYear({ value: '2013-03-18', confidence: 0.97 }, undefined, TABLE)).toEqual({ value: '2013-03-18', confidence: 0.97 });
+    expect(checkYear({ value: '2022-03-18', confidence: 0.97 }, { period: PERIOD }, TABLE)).toEqual({ value: '2022-03-18', confidence: 0.97 });
+    expect(checkYear({ value: '2013-03-18', confidence: 0.97 }, {}, TABLE)).toEqual({ value: '2013-03-18', confidence: 0.97 });
   });
 
   it('mends a year one learned slip away from the period, and marks it doubtful', () => {
     // 2023 read as 2028? No: 8 is never read for 3 in the table. 2013 -> 2018 is outside too.
-    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, PERIOD, TABLE)).toEqual({ value: '2028-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, { period: PERIOD }, TABLE)).toEqual({ value: '2028-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
     // 2033 read for 2023? The slips of 3 are 8 and 5: 2038 / 2035 / 2083 / 2053 all outside.
-    expect(checkYear({ value: '2033-05-02', confidence: 0.99 }, PERIOD, TABLE).value).toBe('2033-05-02');
+    expect(checkYear({ value: '2033-05-02', confidence: 0.99 }, { period: PERIOD }, TABLE).value).toBe('2033-05-02');
     // 2026 read for 2022 is not a slip of the table; 2026 for 2028/2025 outside: kept, doubtful.
-    expect(checkYear({ value: '2016-05-02', confidence: 0.99 }, PERIOD, TABLE)).toEqual({ value: '2016-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2016-05-02', confidence: 0.99 }, { period: PERIOD }, TABLE)).toEqual({ value: '2016-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
   });
 
   it('takes the slip seen most often when several land inside, then the later year', () => {
     const wide = { from: '2014-01-01', to: '2019-12-31' };
     // 2013: the 3 read for 8 (5 times) or for 5 (2 times): 2018 and 2015 both inside.
-    expect(checkYear({ value: '2013-07-09', confidence: 0.96 }, wide, TABLE)).toEqual({ value: '2018-07-09', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2013-07-09', confidence: 0.96 }, { period: wide }, TABLE)).toEqual({ value: '2018-07-09', confidence: OUTSIDE_PERIOD_CONFIDENCE });
     // Equal counts: the later year.
     const even: DigitConfusions = { counts: { '3': { '8': 2, '5': 2 } }, words: 10 };
-    expect(checkYear({ value: '2013-07-09', confidence: 0.96 }, wide, even).value).toBe('2018-07-09');
+    expect(checkYear({ value: '2013-07-09', confidence: 0.96 }, { period: wide }, even).value).toBe('2018-07-09');
     // Inside the lines' own days before the slack: the period ends 2019-01-26, so 2019-03-18 (3 read
     // for 9, seen as often as for 8 here) is only in the slack, and 2018-03-18 is taken.
     const tie: DigitConfusions = { counts: { '3': { '8': 4, '9': 4 } }, words: 10 };
-    expect(checkYear({ value: '2013-03-18', confidence: 0.96 }, { from: '2016-01-09', to: '2019-01-26' }, tie).value).toBe('2018-03-18');
-    expect(checkYear({ value: '2013-01-10', confidence: 0.96 }, { from: '2016-01-09', to: '2019-01-26' }, tie).value).toBe('2019-01-10');
+    expect(checkYear({ value: '2013-03-18', confidence: 0.96 }, { period: { from: '2016-01-09', to: '2019-01-26' } }, tie).value).toBe('2018-03-18');
+    expect(checkYear({ value: '2013-01-10', confidence: 0.96 }, { period: { from: '2016-01-09', to: '2019-01-26' } }, tie).value).toBe('2019-01-10');
     // A slip seen once is not a slip: 2011 -> 2017 is not taken.
-    expect(checkYear({ value: '2011-07-09', confidence: 0.96 }, wide, TABLE).value).toBe('2011-07-09');
+    expect(checkYear({ value: '2011-07-09', confidence: 0.96 }, { period: wide }, TABLE).value).toBe('2011-07-09');
   });
 
   it('never makes a day that does not exist, and never raises a confidence', () => {
     // 2016-02-29 read, the period is 2018: 2018-02-29 does not exist, so the date stays as read.
     const eights: DigitConfusions = { counts: { '6': { '8': 3 } }, words: 10 };
-    expect(checkYear({ value: '2016-02-29', confidence: 0.9 }, { from: '2018-01-01', to: '2018-12-31' }, eights)).toEqual({ value: '2016-02-29', confidence: OUTSIDE_PERIOD_CONFIDENCE });
-    expect(checkYear({ value: '2013-05-05', confidence: 0.3 }, { from: '2018-01-01', to: '2018-12-31' }, TABLE).confidence).toBe(0.3);
+    expect(checkYear({ value: '2016-02-29', confidence: 0.9 }, { period: { from: '2018-01-01', to: '2018-12-31' } }, eights)).toEqual({ value: '2016-02-29', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2013-05-05', confidence: 0.3 }, { period: { from: '2018-01-01', to: '2018-12-31' } }, TABLE).confidence).toBe(0.3);
   });
 });
 
@@ -65,15 +65,15 @@ describe('a date after the day it is read', () => {
   const eights: DigitConfusions = { counts: { '8': { '3': 3 } }, words: 10 };
 
   it('is outside whatever the period says, flagged as read without a period, mended with one', () => {
-    expect(inPeriod('2023-12-03', undefined, 92, '2023-12-02')).toBe(false);
-    expect(inPeriod('2023-12-02', undefined, 92, '2023-12-02')).toBe(true);
-    expect(inPeriod('2023-12-03', { from: '2023-01-01', to: '2023-11-30' }, 92, '2023-12-02')).toBe(false);
+    expect(inPeriod('2023-12-03', { notAfter: '2023-12-02' })).toBe(false);
+    expect(inPeriod('2023-12-02', { notAfter: '2023-12-02' })).toBe(true);
+    expect(inPeriod('2023-12-03', { period: { from: '2023-01-01', to: '2023-11-30' }, notAfter: '2023-12-02' })).toBe(false);
     // No period: which year, nothing says; the date stays, doubtful.
-    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, undefined, eights, '2023-12-02')).toEqual({ value: '2028-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
-    expect(checkYear({ value: '2023-05-02', confidence: 0.99 }, undefined, eights, '2023-12-02')).toEqual({ value: '2023-05-02', confidence: 0.99 });
+    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, { notAfter: '2023-12-02' }, eights)).toEqual({ value: '2028-05-02', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2023-05-02', confidence: 0.99 }, { notAfter: '2023-12-02' }, eights)).toEqual({ value: '2023-05-02', confidence: 0.99 });
     // With a period reaching past today: the future year mended (8 read for 3), never to a future one.
-    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, { from: '2021-02-01', to: '2023-11-30' }, eights, '2023-12-02').value).toBe('2023-05-02');
-    expect(checkYear({ value: '2028-12-20', confidence: 0.99 }, { from: '2021-02-01', to: '2023-11-30' }, eights, '2023-12-02')).toEqual({ value: '2028-12-20', confidence: OUTSIDE_PERIOD_CONFIDENCE });
+    expect(checkYear({ value: '2028-05-02', confidence: 0.99 }, { period: { from: '2021-02-01', to: '2023-11-30' }, notAfter: '2023-12-02' }, eights).value).toBe('2023-05-02');
+    expect(checkYear({ value: '2028-12-20', confidence: 0.99 }, { period: { from: '2021-02-01', to: '2023-11-30' }, notAfter: '2023-12-02' }, eights)).toEqual({ value: '2028-12-20', confidence: OUTSIDE_PERIOD_CONFIDENCE });
   });
 
   it('flags a future date in extraction when only the day is known', () => {

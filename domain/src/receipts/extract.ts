@@ -24,6 +24,12 @@ const MODEL = weights as ReceiptModel;
 
 /** `model`: the ranker's weights (default the committed ones; a benchmark passes a cross-validation fold's). */
 export function extractReceiptFields(text: string, words?: readonly OcrWord[], options: ExtractOptions = {}, model: ReceiptModel = MODEL): ReceiptFields {
+  const fields = readFields(text, words, options, model);
+  // The date's year checked against the company's period and the day it is read (date-period.ts).
+  return fields.date && (options.period || options.notAfter) ? { ...fields, date: checkYear(fields.date, options) } : fields;
+}
+
+function readFields(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, model: ReceiptModel): ReceiptFields {
   const layout = layoutFromOcr(text, words);
   // Day or month first per receipt (date-order.ts): its own evidence (a day above 12) first,
   // then the merchant's earlier receipts, then the company's hint (monthFirst or locale), then
@@ -32,16 +38,11 @@ export function extractReceiptFields(text: string, words?: readonly OcrWord[], o
   const own = ownDateOrder(layout.lines);
   const first = decideDateOrder({ receipt: own, company: dateOrderHint(options) });
   const fields = extractWithOrder(text, words, options, layout, first, model);
-  if (own || !fields.date) return withPeriod(fields, options);
+  if (own || !fields.date) return fields;
   const merchant = merchantOrderOf(options.merchantDateOrders, fields.merchant?.value);
-  if (!merchant) return withPeriod(fields, options);
+  if (!merchant) return fields;
   const byMerchant: DateOrderDecision = { order: merchant, evidence: 'merchant' };
-  return withPeriod(merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant, model), options);
-}
-
-/** The date's year checked against the company's period and the day it is read (date-period.ts). */
-function withPeriod(fields: ReceiptFields, options: ExtractOptions): ReceiptFields {
-  return fields.date && (options.period || options.notAfter) ? { ...fields, date: checkYear(fields.date, options.period, undefined, options.notAfter) } : fields;
+  return merchant === first.order ? { ...fields, dateOrder: byMerchant } : extractWithOrder(text, words, options, layout, byMerchant, model);
 }
 
 function extractWithOrder(text: string, words: readonly OcrWord[] | undefined, options: ExtractOptions, layout: Layout, order: DateOrderDecision, model: ReceiptModel): ReceiptFields {

@@ -8,7 +8,7 @@ export { sniffFile, receiptFileError, countPdfPages, RECEIPT_MAX_BYTES, RECEIPT_
 export type { ReceiptFileErrorCode, ReceiptFileKind, ReceiptFileLimits, SniffedFile } from './filetype';
 export { merchantSimilarity, normaliseMerchant } from './merchant-similarity';
 export { checkYear, inPeriod, OUTSIDE_PERIOD_CONFIDENCE, PERIOD_SLACK_DAYS } from './date-period';
-export type { DatePeriod } from './date-period';
+export type { DateBounds, DatePeriod } from './date-period';
 export { companyDateOrder, DATE_ORDER_SETTINGS, decideDateOrder, merchantDateOrders, merchantOrderOf, provenOrder } from './date-order';
 export type { DateOrder, DateOrderDecision, DateOrderEvidence, DateOrderSetting, PastReceipt } from './date-order';
 export type {

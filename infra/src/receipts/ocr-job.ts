@@ -31,7 +31,7 @@ export function dateOrderOptions(setting: DateOrderSetting, merchants: Readonly<
  * has lines, and the day after today (a receipt is never dated in the future; a day of slack for
  * time zones).
  */
-export function withPeriod(options: ExtractOptions, period: { from: string; to: string } | undefined, now = new Date()): ExtractOptions {
+export function withDateBounds(options: ExtractOptions, period: { from: string; to: string } | undefined, now = new Date()): ExtractOptions {
   const notAfter = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
   return { ...options, ...(period ? { period } : {}), notAfter };
 }
