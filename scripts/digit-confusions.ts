@@ -50,8 +50,8 @@ if (OUT) {
 }
 
 /** Dates right on the first reading: as read, and with the year checked against the period by `tableOf(id)`. */
-function datesRight(set: SetName, of: readonly string[], readings: typeof ocr, period: DatePeriod | undefined, tableOf: (id: string) => DigitConfusions): { asRead: number; checked: number; mended: number; flagged: number } {
-  const out = { asRead: 0, checked: 0, mended: 0, flagged: 0 };
+function datesRight(set: SetName, of: readonly string[], readings: typeof ocr, period: DatePeriod | undefined, tableOf: (id: string) => DigitConfusions): { asRead: number; checked: number; mended: number; flagged: number; changes: string[] } {
+  const out = { asRead: 0, checked: 0, mended: 0, flagged: 0, changes: [] as string[] };
   for (const id of of) {
     const r = readings[id];
     const date = r ? extractReceiptFields(r.text, r.words).date : null;
@@ -60,7 +60,10 @@ function datesRight(set: SetName, of: readonly string[], readings: typeof ocr, p
     const checked = checkYear(date, { period }, tableOf(id));
     if (date.value === want) out.asRead++;
     if (checked.value === want) out.checked++;
-    if (checked.value !== date.value) out.mended++;
+    if (checked.value !== date.value) {
+      out.mended++;
+      out.changes.push(`${id} ${date.value} -> ${checked.value} (${checked.value === want ? 'right' : `label ${want}`})`);
+    }
     if (checked.confidence < date.confidence) out.flagged++;
   }
   return out;
@@ -73,8 +76,11 @@ const inSample = datesRight('train', ids, ocr, trainPeriod, () => table);
 const folds = foldsByMerchant(ids.map((id) => ({ id, label: label('train', id) }) as unknown as Example), Math.min(5, ids.length));
 const foldTables = [...new Set(folds)].map((k) => countDigitConfusions(examples(ids.filter((_, i) => folds[i] !== k))));
 const outOfFold = datesRight('train', ids, ocr, trainPeriod, (id) => foldTables[folds[ids.indexOf(id)]!]!);
-const line = (name: string, r: ReturnType<typeof datesRight>, n: number) =>
+const line = (name: string, r: ReturnType<typeof datesRight>, n: number) => {
   console.log(`  ${name.padEnd(48)} as read ${pct(r.asRead, n)}, checked ${pct(r.checked, n)} (${r.mended} mended, ${r.flagged} flagged doubtful)`);
+  // Which way each year moved: below the period (a year read too early) or above it.
+  for (const c of r.changes) console.log(`    ${c}`);
+};
 line(`train, committed table (in sample), ${ids.length} receipts`, inSample, ids.length);
 line('train, merchant-grouped 5-fold tables (out of fold)', outOfFold, ids.length);
 if (!args.includes('--no-dev')) {

@@ -8,8 +8,10 @@
  * marked doubtful so that a person looks at it first and the line readers read the line again.
  *
  * A date after the day the receipt is read (`notAfter`) is outside too: with a period it is
- * mended the same way; without one it is only flagged doubtful (which year, nothing says). Without
- * either (a company with no card lines yet, a reading with no day) nothing changes.
+ * mended the same way; without one it is only flagged doubtful (which year, nothing says). A date
+ * between the last card line and that day is inside: a receipt is often read before its statement
+ * is imported. Without either (a company with no card lines yet, a reading with no day) nothing
+ * changes.
  */
 import { slipsFor } from './learned/digit-confusions';
 import type { DigitConfusions } from './learned/digit-confusions';
@@ -49,7 +51,11 @@ function time(iso: string): number | null {
 
 /**
  * Whether `iso` lies in the period widened by `slackDays` ({@link PERIOD_SLACK_DAYS}) and not after
- * `notAfter`; true without a (valid) period and bound.
+ * `notAfter`; true without a (valid) period and bound. With both, the period reaches up to the day
+ * the receipt is read: receipts come in before their statement does (a company that last imported
+ * its card lines in June and uploads November's receipts), so a date after the last line and not
+ * after today is as plausible as one inside; only one before the first line, or in the future, is
+ * out of place.
  */
 export function inPeriod(iso: string, { period, notAfter }: DateBounds, slackDays = PERIOD_SLACK_DAYS): boolean {
   const t = time(iso);
@@ -59,7 +65,7 @@ export function inPeriod(iso: string, { period, notAfter }: DateBounds, slackDay
   const from = period ? time(period.from) : null;
   const to = period ? time(period.to) : null;
   if (from === null || to === null || to < from) return true;
-  return t >= from - slackDays * DAY_MS && t <= to + slackDays * DAY_MS;
+  return t >= from - slackDays * DAY_MS && (t <= to + slackDays * DAY_MS || (last !== null && t <= last));
 }
 
 /**
