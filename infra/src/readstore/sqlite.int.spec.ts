@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, Filter, FindOptions } from '@paperlink/domain';
-import { GenerationalReadStore, listTransactions, physicalName, transactionFilter, TRANSACTIONS, type Projection } from '@paperlink/projections';
+import { allProjections, GenerationalReadStore, listTransactions, physicalName, transactionFilter, TRANSACTIONS, type Projection } from '@paperlink/projections';
 import { readStoreContract } from './contract';
 import { EmbeddedReadStore } from './embedded';
 import { findInPages } from './paged';
@@ -377,6 +378,72 @@ describe('SQLite read store indexes for the transaction lists', () => {
       expect(await listTransactions(s, full), JSON.stringify(q)).toEqual(await listTransactions(memory, full));
     }
     await s.close();
+  });
+});
+
+describe('SQLite read store counts of the transaction lists', () => {
+  const declared = () => allProjections().find((p) => p.name === 'transactions')!.collections[TRANSACTIONS]!;
+  const docs = new Map(Array.from({ length: 300 }, (_, i) => [`t${i}`, { _id: `t${i}`, companyId: i % 10 === 0 ? 'c2' : 'c1', userId: `u${i % 3}`, transaction_date: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, description: `D ${i}`, amountCents: -i, absCents: i, category_name: ['Travel', 'Meals', 'travel'][i % 3], created_at: 'x', receipt_count: i % 5 === 0 ? 1 : 0, receipts: [] } as Doc]));
+  const queries: Array<Record<string, unknown>> = [
+    { category: 'Travel', minAmount: 1, maxAmount: 3 },
+    { status: 'unmatched' },
+    { status: 'matched' },
+    { startDate: '2024-01-05', endDate: '2024-01-20', category: 'Meals' },
+    { userId: 'u1', category: 'Travel' },
+    {},
+  ];
+  const filterOf = (q: Record<string, unknown>) => transactionFilter({ companyId: 'c1', ...q } as Parameters<typeof transactionFilter>[0]);
+
+  it("reads a filtered list's count from the (companyId, transaction_date) index alone, and counts as the embedded store", async () => {
+    const s = new SqliteReadStore(file(), { extraIndexes: listIndexes() });
+    await s.ensureIndexes(TRANSACTIONS, declared());
+    await s.commit(new Map([[TRANSACTIONS, docs]]), []);
+    const memory = new EmbeddedReadStore();
+    await memory.commit(new Map([[TRANSACTIONS, docs]]), []);
+    for (const q of queries) {
+      const filter = filterOf(q);
+      const plan = s.countPlan(TRANSACTIONS, filter)!.join(' | ');
+      // An admin's filter on category, amount or status: the entries of one index, no document read.
+      if (!('userId' in q) && Object.keys(q).length > 0) expect(plan, JSON.stringify(q)).toMatch(/USING COVERING INDEX/);
+      expect(await s.collection(TRANSACTIONS).count(filter), JSON.stringify(q)).toBe(await memory.collection(TRANSACTIONS).count(filter));
+    }
+    await s.close();
+  });
+
+  it('upgrades a data folder whose (companyId, transaction_date) index carries no fields: that index goes, the covering one is built', async () => {
+    const f = file();
+    const before = Object.fromEntries(Object.entries(listIndexes()).map(([c, list]) => [c, list.map((fields) => fields.filter((x) => !x.startsWith('+')))]));
+    const old = new SqliteReadStore(f, { extraIndexes: before });
+    await old.ensureIndexes(TRANSACTIONS, declared());
+    await old.commit(new Map([[TRANSACTIONS, docs]]), []);
+    await old.close();
+    const indexSql = () => {
+      const db = new Database(f, { readonly: true });
+      try {
+        return db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'c_transactions' AND sql IS NOT NULL").pluck().all() as string[];
+      } finally {
+        db.close();
+      }
+    };
+    const byDate = (sql: string) => /\(json_extract\(doc, '\$\.companyId'\), json_extract\(doc, '\$\.transaction_date'\), id DESC/.test(sql);
+    expect(indexSql().filter(byDate)).toEqual([expect.not.stringContaining('receipt_count')]);
+
+    const s = new SqliteReadStore(f, { extraIndexes: listIndexes() });
+    await s.ensureIndexes(TRANSACTIONS, declared());
+    const now = indexSql().filter(byDate);
+    expect(now).toHaveLength(1);
+    expect(now[0]).toMatch(/id DESC, json_extract\(doc, '\$\.userId'\), json_extract\(doc, '\$\.category_name'\), json_extract\(doc, '\$\.absCents'\), json_extract\(doc, '\$\.receipt_count'\)\)$/);
+    expect(indexSql()).toHaveLength(8);
+    expect(s.countPlan(TRANSACTIONS, filterOf({ status: 'unmatched' }))!.join(' | ')).toMatch(/USING COVERING INDEX/);
+    // A query that names the index by its keys (a hint) reads the covering one.
+    expect(s.plan(TRANSACTIONS, { companyId: 'c1', transaction_date: { $gte: '2024-01-10' } }, { sort: { _id: 1 }, hint: ['companyId', 'transaction_date'], limit: 5 })!.join(' | ')).toMatch(/INDEX/);
+    expect(await s.collection(TRANSACTIONS).count(filterOf({ category: 'Travel', minAmount: 1, maxAmount: 3 }))).toBe([...docs.values()].filter((d) => d.companyId === 'c1' && String(d.category_name).toLowerCase() === 'travel' && (d.absCents as number) >= 100 && (d.absCents as number) <= 300).length);
+    await s.close();
+    // Opened again: nothing more to build or drop.
+    const again = new SqliteReadStore(f, { extraIndexes: listIndexes() });
+    await again.ensureIndexes(TRANSACTIONS, declared());
+    expect(indexSql().filter(byDate)).toEqual(now);
+    await again.close();
   });
 });
 

@@ -10,6 +10,7 @@ import { compareValues, getPath } from './sort';
 import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
 import { ChangeTracker, compareSql, NoticeLog, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
 import { BulkRows } from './sqlite-bulk';
+import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
 const CHUNK_DOCS = 500;
@@ -23,6 +24,7 @@ const STALE_COUNT_WAIT_MS = 50;
 const ANCHOR_EVERY = 2000;
 /** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
 const INDEX_FORMAT = 2;
+
 /** A group transaction is committed after this long (ms) or this many documents. */
 const GROUP_MS = 200;
 const GROUP_DOCS = 10_000;
@@ -474,9 +476,11 @@ export class SqliteReadStore implements ReadStore {
    * The fields, then `id DESC`: lists sort descending by default with ties by ascending id,
    * which a backward scan of the index then reads in order (no sort of equal keys: a page
    * 25,000 entries deep into a million by date took 50-110 ms sorting each day's ties).
+   * Included fields (`+name`, see COVERING) come after the id: they change no order, and a count
+   * over them reads the index alone.
    */
   private createIndex(t: Table, fields: string[]): void {
-    const columns = [...fields.filter((f) => f !== '_id').map(pathExpr), 'id DESC'];
+    const columns = [...keyFields(fields).filter((f) => f !== '_id').map(pathExpr), 'id DESC', ...includedFields(fields).map(pathExpr)];
     this.db.exec(`CREATE INDEX IF NOT EXISTS "${this.indexName(t, fields)}" ON ${t.sql} (${columns.join(', ')})`);
   }
 
@@ -497,9 +501,10 @@ export class SqliteReadStore implements ReadStore {
     let best: { fields: string[]; at: number } | undefined;
     for (const fields of t.indexes) {
       if (t.pending.includes(fields)) continue;
+      const order = keyFields(fields);
       let at = 0;
-      while (at < fields.length && pinned.has(fields[at]!)) at++;
-      if (at < fields.length && fields[at] === keys[0] && (!best || at > best.at)) best = { fields, at };
+      while (at < order.length && pinned.has(order[at]!)) at++;
+      if (at < order.length && order[at] === keys[0] && (!best || at > best.at)) best = { fields, at };
     }
     return best ? ` INDEXED BY "${this.indexName(t, best.fields)}"` : '';
   }
@@ -507,13 +512,25 @@ export class SqliteReadStore implements ReadStore {
   /** `INDEXED BY` the index a query names by its fields (FindOptions.hint), when the table has it built. */
   private hintIndex(t: Table, hint: readonly string[] | undefined): string {
     if (!hint || hint.length === 0) return '';
-    const fields = t.indexes.find((i) => i.join('\0') === hint.join('\0'));
+    // By its keys: the (companyId, transaction_date) a query names is the index that carries included fields too.
+    const fields = t.indexes.find((i) => i.join('\0') === hint.join('\0')) ?? t.indexes.find((i) => keyFields(i).join('\0') === hint.join('\0'));
     return fields && !t.pending.includes(fields) ? ` INDEXED BY "${this.indexName(t, fields)}"` : '';
   }
 
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
     const t = this.table(collection);
-    const wanted = [...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])];
+    const { wanted, replaced } = withoutReplaced([...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])]);
+    for (const fields of t.indexes.filter(replaced)) {
+      // A data folder from before the included fields: its plain index goes, the covering one is built.
+      if (!this.otherWriters) {
+        this.db.transaction(() => {
+          this.stmt('DELETE FROM _indexes WHERE coll = ? AND fields = ?').run(collection, JSON.stringify(fields));
+          this.db.exec(`DROP INDEX IF EXISTS "${this.indexName(t, fields)}"`);
+        })();
+      }
+      t.indexes = t.indexes.filter((i) => i !== fields);
+      t.pending = t.pending.filter((i) => i !== fields);
+    }
     for (const fields of wanted) {
       if (fields.length === 0 || t.indexes.some((i) => i.join('\0') === fields.join('\0'))) continue;
       const later = t.deferring;
@@ -907,8 +924,14 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /** Following commit notices: a count and the sequence number of the commits it includes, in one statement. */
-  private countSql(t: Table, where: string): string {
-    return this.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql} WHERE ${where}`;
+  private countSql(t: Table, where: string, indexed = ''): string {
+    return this.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql}${indexed} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql}${indexed} WHERE ${where}`;
+  }
+
+  /** `INDEXED BY` the index with included fields a count of `filter` reads alone (covering.ts), if any. */
+  private coveringCount(t: Table, filter: Filter): string {
+    const cover = coveringIndexFor(t.indexes.filter((i) => !t.pending.includes(i)), filter);
+    return cover ? ` INDEXED BY "${this.indexName(t, cover)}"` : '';
   }
 
   private static counted(value: unknown): { n: number; seq?: number } {
@@ -926,7 +949,7 @@ export class SqliteReadStore implements ReadStore {
     let n = 0;
     let seq: number | undefined;
     if (!where.rest) {
-      const sql = this.countSql(t, where.sql.sql);
+      const sql = this.countSql(t, where.sql.sql, this.coveringCount(t, filter));
       const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
       if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
         // A few matches (a member's receipts in a company of 100,000) are counted here, from the
@@ -1002,7 +1025,7 @@ export class SqliteReadStore implements ReadStore {
     const keys = Object.keys(filter);
     if (keys.length === 0 || !keys.every((k) => !k.startsWith('$') && (typeof filter[k] === 'string' || typeof filter[k] === 'number'))) return undefined;
     const pinned = new Set(keys);
-    const index = t.indexes.find((fields) => !t.pending.includes(fields) && fields.length >= pinned.size && fields.slice(0, pinned.size).every((f) => pinned.has(f)));
+    const index = t.indexes.find((fields) => !t.pending.includes(fields) && keyFields(fields).length >= pinned.size && keyFields(fields).slice(0, pinned.size).every((f) => pinned.has(f)));
     if (!index) return undefined;
     const inner = `SELECT count(*) FROM (SELECT 1 FROM ${t.sql} INDEXED BY "${this.indexName(t, index)}" WHERE ${where.sql} LIMIT ${SMALL_COUNT + 1})`;
     try {
@@ -1169,6 +1192,15 @@ export class SqliteReadStore implements ReadStore {
     if (where.rest || !order) return null;
     const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
     return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  /** SQLite's plan for the full count of a filter (tests: whether it reads an index alone). */
+  countPlan(name: string, filter: Filter): string[] | null {
+    const t = this.readTable(name);
+    const where = compileWhere(filter, t.kinds);
+    if (where.rest) return null;
+    const sql = `EXPLAIN QUERY PLAN SELECT count(*) FROM ${t.sql}${this.coveringCount(t, filter)} WHERE ${where.sql.sql}`;
+    return (this.db.prepare(sql).all(...where.sql.params) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {

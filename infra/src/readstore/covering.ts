@@ -1,0 +1,45 @@
+import type { Filter } from '@paperlink/domain';
+
+/**
+ * Indexes with included fields (SQLite read store). An index is declared as its fields; a field
+ * named `+name` is carried after the keys and the id, so it changes no order, and a count whose
+ * every field the index holds reads the index's entries alone instead of each document.
+ */
+
+/** An index's key fields (its order). */
+export const keyFields = (fields: readonly string[]): string[] => fields.filter((f) => !f.startsWith('+'));
+/** The fields an index carries after its keys and id. */
+export const includedFields = (fields: readonly string[]): string[] => fields.filter((f) => f.startsWith('+')).map((f) => f.slice(1));
+export const sameFields = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
+
+/** The declared indexes, each plain one dropped where one with included fields has the same keys (the same order: one index to write instead of two). */
+export function withoutReplaced(declared: readonly string[][]): { wanted: string[][]; replaced: (fields: readonly string[]) => boolean } {
+  const covering = declared.filter((f) => includedFields(f).length > 0);
+  const replaced = (fields: readonly string[]) => includedFields(fields).length === 0 && covering.some((c) => sameFields(keyFields(c), fields));
+  return { wanted: declared.filter((f) => !replaced(f)), replaced };
+}
+
+/**
+ * The built index with included fields a count of `filter` should read, or undefined: one that
+ * holds every field of the filter, when no plain index holds them all already (SQLite takes that
+ * one) and none pins more of the filter's equalities with its first keys (a member's lines: their
+ * own index's entries and documents, a fiftieth of the company's, beat every entry of the company).
+ */
+export function coveringIndexFor(built: readonly string[][], filter: Filter): string[] | undefined {
+  const fields = Object.keys(filter);
+  if (fields.length === 0 || fields.some((f) => f.startsWith('$'))) return undefined;
+  const holds = (index: readonly string[]) => {
+    const all = new Set([...keyFields(index), ...includedFields(index)]);
+    return fields.every((f) => all.has(f));
+  };
+  const pinned = (index: readonly string[]) => {
+    const keys = keyFields(index);
+    let at = 0;
+    while (at < keys.length && (typeof filter[keys[at]!] === 'string' || typeof filter[keys[at]!] === 'number')) at++;
+    return at;
+  };
+  if (built.some((i) => includedFields(i).length === 0 && holds(i))) return undefined;
+  const cover = built.filter((i) => includedFields(i).length > 0 && holds(i)).sort((a, b) => pinned(b) - pinned(a))[0];
+  if (!cover || built.some((i) => pinned(i) > pinned(cover))) return undefined;
+  return cover as string[];
+}
