@@ -22,8 +22,10 @@ export function withoutReplaced(declared: readonly string[][]): { wanted: string
 /**
  * The built index with included fields a count of `filter` should read, or undefined: one that
  * holds every field of the filter, when no plain index holds them all already (SQLite takes that
- * one) and none pins more of the filter's equalities with its first keys (a member's lines: their
- * own index's entries and documents, a fiftieth of the company's, beat every entry of the company).
+ * one) and none narrows the filter more with its first keys: more equalities pinned (a member's
+ * lines: their own index's entries and documents, a fiftieth of the company's, beat every entry
+ * of the company), or as many and then a range (receipts of one month by their receipt date:
+ * that range of its index and those documents, not every receipt's entry).
  */
 export function coveringIndexFor(built: readonly string[][], filter: Filter): string[] | undefined {
   const fields = Object.keys(filter);
@@ -32,14 +34,16 @@ export function coveringIndexFor(built: readonly string[][], filter: Filter): st
     const all = new Set([...keyFields(index), ...includedFields(index)]);
     return fields.every((f) => all.has(f));
   };
-  const pinned = (index: readonly string[]) => {
+  /** How far an index's first keys narrow the filter: the equalities it pins, and a half for a range on the next key. */
+  const narrows = (index: readonly string[]) => {
     const keys = keyFields(index);
     let at = 0;
     while (at < keys.length && (typeof filter[keys[at]!] === 'string' || typeof filter[keys[at]!] === 'number')) at++;
-    return at;
+    const next = at < keys.length ? filter[keys[at]!] : undefined;
+    return at + (next !== null && typeof next === 'object' && !(next instanceof RegExp) && Object.keys(next).some((op) => op === '$gt' || op === '$gte' || op === '$lt' || op === '$lte') ? 0.5 : 0);
   };
   if (built.some((i) => includedFields(i).length === 0 && holds(i))) return undefined;
-  const cover = built.filter((i) => includedFields(i).length > 0 && holds(i)).sort((a, b) => pinned(b) - pinned(a))[0];
-  if (!cover || built.some((i) => pinned(i) > pinned(cover))) return undefined;
+  const cover = built.filter((i) => includedFields(i).length > 0 && holds(i)).sort((a, b) => narrows(b) - narrows(a))[0];
+  if (!cover || built.some((i) => narrows(i) > narrows(cover))) return undefined;
   return cover as string[];
 }

@@ -37,4 +37,12 @@ describe('the index a count reads alone', () => {
     expect(coveringIndexFor(BUILT, {})).toBeUndefined();
     expect(coveringIndexFor(BUILT.filter((i) => i !== BY_DATE), { ...company, receipt_count: 0 })).toBeUndefined();
   });
+
+  it('is none where another index reads a range of the filter and the covering one does not', () => {
+    const receipts = [['companyId'], ['companyId', 'receipt_date'], ['companyId', 'upload_date', '+receipt_date', '+match_count']];
+    expect(coveringIndexFor(receipts, { ...company, receipt_date: { $gte: '2024-01-01', $lte: '2024-01-31' }, match_count: 0 })).toBeUndefined();
+    expect(coveringIndexFor(receipts, { ...company, match_count: 0 })).toBe(receipts[2]);
+    // A date range on the covering index's own key: it reads that range alone.
+    expect(coveringIndexFor(BUILT, { ...company, transaction_date: { $gte: '2024-01-01' }, absCents: { $lte: 500 } })).toBe(BY_DATE);
+  });
 });

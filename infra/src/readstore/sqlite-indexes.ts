@@ -22,6 +22,8 @@ const UNINDEXED = new Set(['created_at']);
  * range, or unmatched, read each document first; ADR 0029 amendment).
  */
 const COUNTED = ['+userId', '+category_name', '+absCents', '+receipt_count'];
+/** The same for the receipts list (100,000 receipts at the acceptance size): its filters but the company and the upload day. */
+const RECEIPT_COUNTED = ['+userId', '+receipt_date', '+processing_status', '+absCents', '+match_count'];
 
 export function listIndexes(): Record<string, string[][]> {
   const orders = (sorts: Record<string, string>) => [...new Set(Object.values(sorts))];
@@ -35,6 +37,6 @@ export function listIndexes(): Record<string, string[][]> {
         .map((f) => (f === 'transaction_date' ? ['companyId', f, ...COUNTED] : ['companyId', f, 'transaction_date'])),
       ['companyId', 'userId', 'transaction_date'],
     ],
-    [RECEIPTS]: [['companyId', 'upload_date'], ['companyId', 'userId', 'upload_date']],
+    [RECEIPTS]: [['companyId', 'upload_date', ...RECEIPT_COUNTED], ['companyId', 'userId', 'upload_date']],
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc, Filter, FindOptions } from '@paperlink/domain';
-import { allProjections, GenerationalReadStore, listTransactions, physicalName, transactionFilter, TRANSACTIONS, type Projection } from '@paperlink/projections';
+import { allProjections, GenerationalReadStore, listTransactions, RECEIPTS, receiptFilter, physicalName, transactionFilter, TRANSACTIONS, type Projection } from '@paperlink/projections';
 import { readStoreContract } from './contract';
 import { EmbeddedReadStore } from './embedded';
 import { findInPages } from './paged';
@@ -406,6 +406,19 @@ describe('SQLite read store counts of the transaction lists', () => {
       // An admin's filter on category, amount or status: the entries of one index, no document read.
       if (!('userId' in q) && Object.keys(q).length > 0) expect(plan, JSON.stringify(q)).toMatch(/USING COVERING INDEX/);
       expect(await s.collection(TRANSACTIONS).count(filter), JSON.stringify(q)).toBe(await memory.collection(TRANSACTIONS).count(filter));
+    }
+    // The receipts list: unmatched or by status, from the (companyId, upload_date) index alone;
+    // one month by receipt date from that date's own index.
+    await s.ensureIndexes(RECEIPTS, allProjections().find((p) => p.name === 'receipts')!.collections[RECEIPTS]!);
+    const receipts = new Map(Array.from({ length: 120 }, (_, i) => [`r${i}`, { _id: `r${i}`, companyId: 'c1', userId: `u${i % 3}`, upload_date: `2024-02-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00.000Z`, receipt_date: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, processing_status: i % 4 === 0 ? 'failed' : 'completed', absCents: i * 10, match_count: i % 3 === 0 ? 1 : 0 } as Doc]));
+    await s.commit(new Map([[RECEIPTS, receipts]]), []);
+    await memory.commit(new Map([[RECEIPTS, receipts]]), []);
+    for (const q of [{ status: 'unmatched' }, { processingStatus: 'failed', minAmount: 1 }, { startDate: '2024-01-05', endDate: '2024-01-09', status: 'matched' }] as const) {
+      const filter = receiptFilter({ companyId: 'c1', ...q });
+      const plan = s.countPlan(RECEIPTS, filter)!.join(' | ');
+      if ('startDate' in q) expect(plan).not.toMatch(/COVERING INDEX ix_/);
+      else expect(plan, JSON.stringify(q)).toMatch(/USING COVERING INDEX/);
+      expect(await s.collection(RECEIPTS).count(filter), JSON.stringify(q)).toBe(await memory.collection(RECEIPTS).count(filter));
     }
     await s.close();
   });
