@@ -34,9 +34,9 @@ export function listIndexes(): Record<string, string[][]> {
     [TRANSACTIONS]: [
       ...orders(TRANSACTION_SORTS)
         .filter((f) => !UNINDEXED.has(f))
-        .map((f) => (f === 'transaction_date' ? ['companyId', f, ...COUNTED] : ['companyId', f, 'transaction_date'])),
-      ['companyId', 'userId', 'transaction_date'],
+        .map((f) => (f === 'transaction_date' ? ['companyId', f, ...COUNTED] : ['companyId', f, 'transaction_date', ...COUNTED.filter((c) => c !== `+${f}`)])),
+      ['companyId', 'userId', 'transaction_date', ...COUNTED.filter((c) => c !== '+userId')],
     ],
-    [RECEIPTS]: [['companyId', 'upload_date', ...RECEIPT_COUNTED], ['companyId', 'userId', 'upload_date']],
+    [RECEIPTS]: [['companyId', 'upload_date', ...RECEIPT_COUNTED], ['companyId', 'userId', 'upload_date', ...RECEIPT_COUNTED.filter((c) => c !== '+userId')]],
   };
 }
