@@ -12,11 +12,17 @@ export const keyFields = (fields: readonly string[]): string[] => fields.filter(
 export const includedFields = (fields: readonly string[]): string[] => fields.filter((f) => f.startsWith('+')).map((f) => f.slice(1));
 export const sameFields = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
 
-/** The declared indexes, each plain one dropped where one with included fields has the same keys (the same order: one index to write instead of two). */
+/**
+ * The declared indexes, each plain one dropped where one with included fields has the same keys
+ * (the same order: one index to write instead of two); and which built index an index with
+ * included fields replaces: one with its keys that is not wanted itself (the plain index of a data
+ * folder from before, or one that carried other fields).
+ */
 export function withoutReplaced(declared: readonly string[][]): { wanted: string[][]; replaced: (fields: readonly string[]) => boolean } {
   const covering = declared.filter((f) => includedFields(f).length > 0);
-  const replaced = (fields: readonly string[]) => includedFields(fields).length === 0 && covering.some((c) => sameFields(keyFields(c), fields));
-  return { wanted: declared.filter((f) => !replaced(f)), replaced };
+  const wanted = declared.filter((f) => !(includedFields(f).length === 0 && covering.some((c) => sameFields(keyFields(c), f))));
+  const replaced = (fields: readonly string[]) => !wanted.some((w) => sameFields(w, fields)) && covering.some((c) => sameFields(keyFields(c), keyFields(fields)));
+  return { wanted, replaced };
 }
 
 /**

@@ -15,6 +15,10 @@ describe('indexes with included fields', () => {
     expect(wanted).toEqual([['companyId'], ['companyId', 'transaction_date', 'amountCents'], BY_DATE]);
     expect(replaced(['companyId', 'transaction_date'])).toBe(true);
     expect(replaced(BY_DATE)).toBe(false);
+    // One that carried other fields goes too; an index with other keys stays.
+    expect(replaced(['companyId', 'transaction_date', '+userId'])).toBe(true);
+    expect(replaced(['companyId', 'transaction_date', 'amountCents'])).toBe(false);
+    expect(replaced(['companyId', 'userId'])).toBe(false);
     expect(withoutReplaced([['a'], ['a', 'b']]).wanted).toEqual([['a'], ['a', 'b']]);
   });
 });

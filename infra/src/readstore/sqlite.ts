@@ -24,7 +24,6 @@ const STALE_COUNT_WAIT_MS = 50;
 const ANCHOR_EVERY = 2000;
 /** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
 const INDEX_FORMAT = 2;
-
 /** A group transaction is committed after this long (ms) or this many documents. */
 const GROUP_MS = 200;
 const GROUP_DOCS = 10_000;
@@ -476,8 +475,8 @@ export class SqliteReadStore implements ReadStore {
    * The fields, then `id DESC`: lists sort descending by default with ties by ascending id,
    * which a backward scan of the index then reads in order (no sort of equal keys: a page
    * 25,000 entries deep into a million by date took 50-110 ms sorting each day's ties).
-   * Included fields (`+name`, see COVERING) come after the id: they change no order, and a count
-   * over them reads the index alone.
+   * Included fields (`+name`, covering.ts) come after the id: they change no order, and a filter
+   * on them is decided from the index entry (a count reads the index alone).
    */
   private createIndex(t: Table, fields: string[]): void {
     const columns = [...keyFields(fields).filter((f) => f !== '_id').map(pathExpr), 'id DESC', ...includedFields(fields).map(pathExpr)];
@@ -521,7 +520,7 @@ export class SqliteReadStore implements ReadStore {
     const t = this.table(collection);
     const { wanted, replaced } = withoutReplaced([...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])]);
     for (const fields of t.indexes.filter(replaced)) {
-      // A data folder from before the included fields: its plain index goes, the covering one is built.
+      // Replaced by one with included fields (a data folder from before them): it goes, that one is built.
       if (!this.otherWriters) {
         this.db.transaction(() => {
           this.stmt('DELETE FROM _indexes WHERE coll = ? AND fields = ?').run(collection, JSON.stringify(fields));
