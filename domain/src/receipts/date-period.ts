@@ -16,13 +16,9 @@
 import { slipsFor } from './learned/digit-confusions';
 import type { DigitConfusions } from './learned/digit-confusions';
 import confusions from './learned/digit-confusions.json' with { type: 'json' };
-import type { Extracted } from './types';
+import type { DatePeriod, Extracted } from './types';
 
-/** First and last posting day (ISO) of the company's card lines. */
-export interface DatePeriod {
-  from: string;
-  to: string;
-}
+export type { DatePeriod };
 
 /** What bounds a receipt's date: the company's period and the day it is read (ExtractOptions). */
 export interface DateBounds {
@@ -65,7 +61,8 @@ export function inPeriod(iso: string, { period, notAfter }: DateBounds, slackDay
   const from = period ? time(period.from) : null;
   const to = period ? time(period.to) : null;
   if (from === null || to === null || to < from) return true;
-  return t >= from - slackDays * DAY_MS && (t <= to + slackDays * DAY_MS || (last !== null && t <= last));
+  // A day to read it on (already checked above) is the upper bound; else the period's end, widened.
+  return t >= from - slackDays * DAY_MS && (last !== null || t <= to + slackDays * DAY_MS);
 }
 
 /**

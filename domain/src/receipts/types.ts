@@ -59,6 +59,12 @@ export interface ReceiptFields {
   dateOrder?: { order: 'day-first' | 'month-first'; evidence: 'receipt' | 'merchant' | 'company' | 'default' };
 }
 
+/** First and last posting day (ISO) of a company's card lines. */
+export interface DatePeriod {
+  from: string;
+  to: string;
+}
+
 export interface ExtractOptions {
   /**
    * A hint: read ambiguous numeric dates (both parts ≤ 12) month first (true) or day first
@@ -84,7 +90,7 @@ export interface ExtractOptions {
    * outside it (give or take a quarter) is doubtful, and its year is mended when one learned OCR
    * slip puts it inside (date-period.ts).
    */
-  period?: { from: string; to: string };
+  period?: DatePeriod;
   /** The day the receipt is read, one day ahead (ISO): a date after it is doubtful (date-period.ts). */
   notAfter?: string;
 }

@@ -1,4 +1,4 @@
-import { companyDateOrder, receiptDecider, type BlobStore, type DateOrder, type DateOrderSetting, type ExtractOptions, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
+import { companyDateOrder, receiptDecider, type BlobStore, type DateOrder, type DateOrderSetting, type DatePeriod, type ExtractOptions, type Job, type JobHandler, type ReceiptEvent, type RecordedEvent, type RequestContext } from '@paperlink/domain';
 import { planReceipt, type CommandBus } from '@paperlink/command-api';
 
 export const OCR_JOB = 'receipt.ocr';
@@ -31,7 +31,7 @@ export function dateOrderOptions(setting: DateOrderSetting, merchants: Readonly<
  * has lines, and the day after today (a receipt is never dated in the future; a day of slack for
  * time zones).
  */
-export function withDateBounds(options: ExtractOptions, period: { from: string; to: string } | undefined, now = new Date()): ExtractOptions {
+export function withDateBounds(options: ExtractOptions, period: DatePeriod | undefined, now = new Date()): ExtractOptions {
   const notAfter = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
   return { ...options, ...(period ? { period } : {}), notAfter };
 }

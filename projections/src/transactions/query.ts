@@ -1,4 +1,4 @@
-import { fromCents, toCents, type Filter, type ReadStore, type SortSpec } from '@paperlink/domain';
+import { fromCents, toCents, type DatePeriod, type Filter, type ReadStore, type SortSpec } from '@paperlink/domain';
 import { getUsers } from '../accounts/users';
 import { MATCHES, type MatchDoc } from '../matches/matches';
 import { RECEIPTS, type ReceiptDoc } from '../receipts/receipts';
@@ -178,7 +178,7 @@ const BY_POSTING_DAY = { hint: ['companyId', 'transaction_date'] } as const;
  * checks a date's year against it (domain/src/receipts/date-period.ts); it is the company's, not a
  * member's, and never leaves the server.
  */
-export async function companyPeriod(store: ReadStore, companyId: string): Promise<{ from: string; to: string } | undefined> {
+export async function companyPeriod(store: ReadStore, companyId: string): Promise<DatePeriod | undefined> {
   const c = store.collection<TransactionDoc>(TRANSACTIONS);
   const [first] = await c.find({ companyId }, { sort: { transaction_date: 1 }, limit: 1, ...BY_POSTING_DAY });
   const [last] = await c.find({ companyId }, { sort: { transaction_date: -1 }, limit: 1, ...BY_POSTING_DAY });
