@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +11,8 @@ import type { ReceiptReader, ReceiptReading } from '../../infra/src/receipts/ocr
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
 import { SqliteReadStore } from '../../infra/src/readstore/sqlite';
 import { listIndexes } from '../../infra/src/readstore/sqlite-indexes';
+import type { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
+import { rebuildGroups, rebuildInThreads, rebuildThreads } from '../../infra/src/cli/rebuild-threads';
 import { invite, registerAccount, settle, startApi, type Account, type Api } from '../support/harness';
 import { USER_CHECKPOINT_AFTER } from '../../command-api/src/accounts/user-streams';
 import { imageOf, labels } from '../support/labelled-reader';
@@ -460,6 +465,45 @@ describe('read models', () => {
     // The indexes a collection filled from empty waited for are built by the end.
     expect((fresh.plan('transactions', { companyId: 'x' }, { sort: { transaction_date: -1 }, limit: 10 }) ?? []).join(' ')).toMatch(/USING (COVERING )?INDEX/);
     await fresh.close();
+  });
+
+  it('rebuilt on two threads (make rebuild, rebuild-threads.ts) over many flushes equal the incrementally built ones', async () => {
+    const live = await dump(api.paperlink.adapters.readStore, collections);
+    const events = api.paperlink.adapters.events as SqliteEventStore;
+    const head = await events.headPosition();
+    const dir = mkdtempSync(join(tmpdir(), 'paperlink-rebuild-threads-'));
+    try {
+      const readModelsFile = join(dir, 'readmodels.sqlite');
+      const groups = rebuildGroups(2);
+      expect(groups).toHaveLength(2);
+      expect(groups.flat().sort()).toEqual(allProjections().map((p) => p.name).sort());
+      const positions: number[] = [];
+      const result = await rebuildInThreads({ eventsFile: events.file, readModelsFile }, groups, { flushDocs: 5, onProgress: (p) => positions.push(p.position) });
+      expect(result.events).toBe(head);
+      expect(result.groups.map((g) => g.projections)).toEqual(groups);
+      // Both threads flushed many times (the other thread's writes waited for the lock, not failed).
+      for (const g of result.groups) expect(g.result.flushes, g.projections.join()).toBeGreaterThan(2);
+      expect(positions.at(-1)).toBe(head);
+      const rebuilt = new SqliteReadStore(readModelsFile, { extraIndexes: listIndexes() });
+      expect(await dump(rebuilt, collections)).toEqual(live);
+      expect(Object.fromEntries((await rebuilt.getCheckpoints()).map((c) => [c.name, c.position]))).toEqual(Object.fromEntries(allProjections().map((p) => [p.name, head])));
+      expect((rebuilt.plan('transactions', { companyId: 'x' }, { sort: { transaction_date: -1 }, limit: 10 }) ?? []).join(' ')).toMatch(/USING (COVERING )?INDEX/);
+      await rebuilt.close();
+      // A thread that fails is reported by its group, and the rebuild fails.
+      // (A read-models file under a plain file: its folder cannot be made; the threads stop.)
+      writeFileSync(join(dir, 'plain'), '');
+      await expect(rebuildInThreads({ eventsFile: events.file, readModelsFile: join(dir, 'plain', 'readmodels.sqlite') }, [['users'], ['transactions']])).rejects.toThrow(/EEXIST/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('make rebuild takes a thread per group up to REBUILD_THREADS or the cores', () => {
+    expect(rebuildGroups(1)).toEqual([allProjections().map((p) => p.name)]);
+    expect(rebuildGroups(8)).toEqual(rebuildGroups(2));
+    expect(rebuildThreads({ REBUILD_THREADS: '1' })).toBe(1);
+    expect(() => rebuildThreads({ REBUILD_THREADS: 'two' })).toThrow('REBUILD_THREADS must be a whole number');
+    expect(rebuildThreads({})).toBeGreaterThanOrEqual(1);
   });
 
   it('a bulk rebuild stopped between flushes is taken up by the next start from its last flush', async () => {

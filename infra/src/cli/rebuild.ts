@@ -1,14 +1,19 @@
 import cliProgress from 'cli-progress';
-import { allProjections, GenerationalReadStore, rebuildInBulk } from '@paperlink/projections';
+import { allProjections, GenerationalReadStore, rebuildInBulk, type BulkRebuildResult, type RebuildProgress } from '@paperlink/projections';
 import { createAdapters } from '../adapters';
 import { loadConfig } from '../config';
 import { dataDir, lockDataDir } from '../data-dir';
+import { SqliteEventStore } from '../eventstore/sqlite';
+import { SqliteReadStore } from '../readstore/sqlite';
+import { rebuildGroups, rebuildInThreads, rebuildThreads } from './rebuild-threads';
 
 /**
  * `make rebuild`: drops every read model and replays the whole log from position zero, offline
  * (it holds the data folder's lock). Each projection is rebuilt in its live generation (see
  * docs/decisions/0015-blue-green-rebuilds.md); the server rebuilds a new version beside the live
  * one without stopping, with the same figures on its System page (GET /api/system/rebuilds).
+ * With the embedded SQLite stores the projections are rebuilt in groups on as many threads as
+ * there are cores, up to the groups there are (REBUILD_THREADS=1: one thread; rebuild-threads.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -27,23 +32,42 @@ async function main(): Promise<void> {
     bar.start(Math.max(head, 1), 0, { eps: 0, left: '?' });
     const started = performance.now();
     const cpuAtStart = process.cpuUsage();
-    // In bulk (ADR 0028): documents held in memory between large flushes, indexes built at the end.
-    const result = await rebuildInBulk(events, readStore, allProjections(), {
-      onProgress: (p) => {
-        const seconds = (performance.now() - started) / 1000;
-        const eps = p.processed / Math.max(seconds, 0.001);
-        bar.update(p.position, { eps: Math.round(eps), left: `${Math.ceil(Math.max(0, p.total - p.position) / Math.max(eps, 1))} s` });
-      },
-    });
+    const onProgress = (p: RebuildProgress) => {
+      const seconds = (performance.now() - started) / 1000;
+      const eps = p.processed / Math.max(seconds, 0.001);
+      bar.update(p.position, { eps: Math.round(eps), left: `${Math.ceil(Math.max(0, p.total - p.position) / Math.max(eps, 1))} s` });
+    };
+    const part = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    const parts = (r: BulkRebuildResult) =>
+      `reading the log ${part(r.parts.read)}, projections ${part(r.parts.project)}, writes ${part(r.parts.write)} (${r.flushes} flushes), indexes and statistics ${part(r.parts.finish)}`;
+    const threads = rebuildThreads();
+    const groups = rebuildGroups(threads);
+    const lines: string[] = [];
+    let rebuilt: { events: number; ms: number };
+    const inner = adapters.readStore;
+    const threaded = groups.length > 1 && events instanceof SqliteEventStore && inner instanceof SqliteReadStore;
+    if (threaded) {
+      // Each group opens its own connections (rebuild-threads.ts); these are closed first.
+      const files = { eventsFile: events.file, readModelsFile: inner.file };
+      await readStore.close();
+      await events.close();
+      const result = await rebuildInThreads(files, groups, { onProgress });
+      rebuilt = result;
+      for (const g of result.groups) lines.push(`  ${g.projections.length === 1 ? g.projections[0] : `${g.projections.length} projections`}: ${parts(g.result)}`);
+    } else {
+      // In bulk (ADR 0028): documents held in memory between large flushes, indexes built at the end.
+      const result = await rebuildInBulk(events, readStore, allProjections(), { onProgress });
+      rebuilt = result;
+      lines.push(`  ${parts(result)}`);
+      await readStore.close();
+      await events.close();
+    }
     bar.update(Math.max(head, 1));
     bar.stop();
-    const eps = Math.round(result.events / Math.max(result.ms / 1000, 0.001));
-    const part = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    const eps = Math.round(rebuilt.events / Math.max(rebuilt.ms / 1000, 0.001));
     const cpu = process.cpuUsage(cpuAtStart);
-    console.log(`Rebuilt ${result.events} events in ${(result.ms / 1000).toFixed(2)} s: ${eps} events/s; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
-    console.log(`  reading the log ${part(result.parts.read)}, projections ${part(result.parts.project)}, writes ${part(result.parts.write)} (${result.flushes} flushes), indexes and statistics ${part(result.parts.finish)}`);
-    await readStore.close();
-    await events.close();
+    console.log(`Rebuilt ${rebuilt.events} events in ${(rebuilt.ms / 1000).toFixed(2)} s on ${threaded ? `${groups.length} threads` : 'one thread'}: ${eps} events/s; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
+    for (const line of lines) console.log(line);
   } finally {
     unlock();
   }

@@ -74,6 +74,12 @@ export interface SqliteReadStoreOptions {
    */
   groupBulkMs?: number;
   groupBulkDocs?: number;
+  /**
+   * How long (ms) a statement waits for another connection's write lock (default 5,000, SQLite's
+   * busy timeout): a rebuild on several threads (infra/src/cli/rebuild-threads.ts) waits for the
+   * others' flushes and index builds, seconds each at a million rows.
+   */
+  busyTimeoutMs?: number;
 }
 
 interface KeptCount {
@@ -280,7 +286,7 @@ export class SqliteReadStore implements ReadStore {
       return;
     }
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     this.db.pragma('journal_mode = WAL');
     // Durable through a process crash; a power cut may lose the last commits, writes and
     // checkpoints together, and the projectors replay them from the event log.

@@ -1,0 +1,5 @@
+/** A rebuild thread's entry (plain JavaScript: registers tsx, then loads the TypeScript). */
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./rebuild-thread.ts');
