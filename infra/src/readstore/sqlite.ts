@@ -531,7 +531,7 @@ export class SqliteReadStore implements ReadStore {
         this.db.transaction(() => {
           this.stmt('DELETE FROM _indexes WHERE coll = ? AND fields = ?').run(collection, JSON.stringify(fields));
           this.db.exec(`DROP INDEX IF EXISTS "${this.indexName(t, fields)}"`);
-        })();
+        }).immediate();
       }
       t.indexes = t.indexes.filter((i) => i !== fields);
       t.pending = t.pending.filter((i) => i !== fields);
@@ -542,7 +542,7 @@ export class SqliteReadStore implements ReadStore {
       this.db.transaction(() => {
         if (!later) this.createIndex(t, fields);
         this.stmt('INSERT OR IGNORE INTO _indexes (coll, fields) VALUES (?, ?)').run(collection, JSON.stringify(fields));
-      })();
+      }).immediate();
       t.indexes.push(fields);
       if (later) t.pending.push(fields);
     }
@@ -558,7 +558,7 @@ export class SqliteReadStore implements ReadStore {
     const pending = t.pending;
     this.db.transaction(() => {
       for (const fields of pending) this.createIndex(t, fields);
-    })();
+    }).immediate();
     t.pending = [];
     t.deferring = false;
     this.analyze(t);
@@ -753,7 +753,7 @@ export class SqliteReadStore implements ReadStore {
         for (const cp of checkpoints) {
           this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
         }
-      })();
+      }).immediate();
     } catch (error) {
       for (const [t] of entries) t.counts.clear();
       throw error;
@@ -824,6 +824,10 @@ export class SqliteReadStore implements ReadStore {
 
   async drop(collections: string[], checkpointNames: string[]): Promise<void> {
     const inGroup = this.db.inTransaction;
+    // Write transactions begin IMMEDIATE (here, in ensureIndexes, buildPending and writeChunk):
+    // one that reads first and then writes fails at once, without waiting, when another
+    // connection committed in between (a rebuild on several threads, rebuild-threads.ts: found at
+    // 1,000,000 rows, where one thread's drop of a big table held the lock for seconds).
     this.db.transaction(() => {
       this.tracker?.begin(this.db);
       for (const name of collections) {
@@ -844,7 +848,7 @@ export class SqliteReadStore implements ReadStore {
         t.writes++;
       }
       for (const name of checkpointNames) this.stmt('DELETE FROM _checkpoints WHERE name = ?').run(name);
-    })();
+    }).immediate();
     // Committed on its own (no group open): its notice now.
     if (!inGroup && this.tracker) this.onCommitted?.(this.tracker.take());
     // Prepared statements of a dropped table are invalid now.
