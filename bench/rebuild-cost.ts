@@ -359,7 +359,8 @@ async function blueGreen(dir: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- main
-console.log(`Rebuild cost (issue 13, ADR 0028): ${fmt(sizes.transactions)} transactions, ${fmt(sizes.receipts)} receipts, ${fmt(sizes.matches)} matches. Load average ${load()}`);
+const what = process.env.REBUILD_COST_DATA ? `the data folder ${process.env.REBUILD_COST_DATA}` : `${fmt(sizes.transactions)} transactions, ${fmt(sizes.receipts)} receipts, ${fmt(sizes.matches)} matches`;
+console.log(`Rebuild cost (issue 13, ADR 0028): ${what}. Load average ${load()}`);
 const source = await cachedFolder();
 const work = mkdtempSync(join(tmpdir(), 'paperlink-rebuild-cost-'));
 try {
