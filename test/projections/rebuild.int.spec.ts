@@ -12,7 +12,7 @@ import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
 import { SqliteReadStore } from '../../infra/src/readstore/sqlite';
 import { listIndexes } from '../../infra/src/readstore/sqlite-indexes';
 import type { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
-import { rebuildGroups, rebuildInThreads, rebuildThreads } from '../../infra/src/cli/rebuild-threads';
+import { rebuildFlushDocs, rebuildGroups, rebuildInThreads, rebuildThreads } from '../../infra/src/cli/rebuild-threads';
 import { invite, registerAccount, settle, startApi, type Account, type Api } from '../support/harness';
 import { USER_CHECKPOINT_AFTER } from '../../command-api/src/accounts/user-streams';
 import { imageOf, labels } from '../support/labelled-reader';
@@ -498,12 +498,15 @@ describe('read models', () => {
     }
   });
 
-  it('make rebuild takes a thread per group up to REBUILD_THREADS or the cores', () => {
+  it('make rebuild takes a thread per group up to REBUILD_THREADS or the cores, and REBUILD_FLUSH_DOCS', () => {
     expect(rebuildGroups(1)).toEqual([allProjections().map((p) => p.name)]);
     expect(rebuildGroups(8)).toEqual(rebuildGroups(2));
     expect(rebuildThreads({ REBUILD_THREADS: '1' })).toBe(1);
     expect(() => rebuildThreads({ REBUILD_THREADS: 'two' })).toThrow('REBUILD_THREADS must be a whole number');
     expect(rebuildThreads({})).toBeGreaterThanOrEqual(1);
+    expect(rebuildFlushDocs({})).toBeUndefined();
+    expect(rebuildFlushDocs({ REBUILD_FLUSH_DOCS: '100000' })).toBe(100_000);
+    expect(() => rebuildFlushDocs({ REBUILD_FLUSH_DOCS: '0' })).toThrow('REBUILD_FLUSH_DOCS must be a whole number');
   });
 
   it('a bulk rebuild stopped between flushes is taken up by the next start from its last flush', async () => {

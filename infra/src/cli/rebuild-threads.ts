@@ -43,6 +43,15 @@ export function rebuildThreads(env: NodeJS.ProcessEnv = process.env): number {
   return n;
 }
 
+/** REBUILD_FLUSH_DOCS: documents held in memory per thread between flushes (default: rebuildInBulk's). */
+export function rebuildFlushDocs(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const asked = env.REBUILD_FLUSH_DOCS;
+  if (asked === undefined || asked === '') return undefined;
+  const n = Number(asked);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`REBUILD_FLUSH_DOCS must be a whole number of at least 1 (got "${asked}")`);
+  return n;
+}
+
 export interface RebuildGroupData {
   eventsFile: string;
   readModelsFile: string;

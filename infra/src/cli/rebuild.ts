@@ -5,7 +5,7 @@ import { loadConfig } from '../config';
 import { dataDir, lockDataDir } from '../data-dir';
 import { SqliteEventStore } from '../eventstore/sqlite';
 import { SqliteReadStore } from '../readstore/sqlite';
-import { rebuildGroups, rebuildInThreads, rebuildThreads } from './rebuild-threads';
+import { rebuildFlushDocs, rebuildGroups, rebuildInThreads, rebuildThreads } from './rebuild-threads';
 
 /**
  * `make rebuild`: drops every read model and replays the whole log from position zero, offline
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     const parts = (r: BulkRebuildResult) =>
       `reading the log ${part(r.parts.read)}, projections ${part(r.parts.project)}, writes ${part(r.parts.write)} (${r.flushes} flushes), indexes and statistics ${part(r.parts.finish)}`;
     const threads = rebuildThreads();
+    const flushDocs = rebuildFlushDocs();
     const groups = rebuildGroups(threads);
     const lines: string[] = [];
     let rebuilt: { events: number; ms: number };
@@ -51,12 +52,12 @@ async function main(): Promise<void> {
       const files = { eventsFile: events.file, readModelsFile: inner.file };
       await readStore.close();
       await events.close();
-      const result = await rebuildInThreads(files, groups, { onProgress });
+      const result = await rebuildInThreads(files, groups, { onProgress, flushDocs });
       rebuilt = result;
       for (const g of result.groups) lines.push(`  ${g.projections.length === 1 ? g.projections[0] : `${g.projections.length} projections`}: ${parts(g.result)}`);
     } else {
       // In bulk (ADR 0028): documents held in memory between large flushes, indexes built at the end.
-      const result = await rebuildInBulk(events, readStore, allProjections(), { onProgress });
+      const result = await rebuildInBulk(events, readStore, allProjections(), { onProgress, flushDocs });
       rebuilt = result;
       lines.push(`  ${parts(result)}`);
       await readStore.close();
