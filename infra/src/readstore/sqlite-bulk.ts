@@ -30,8 +30,13 @@ export class BulkRows {
   }
 
   /** `rows` as [id, JSON text]; sorted here by id. Must run inside a transaction. */
-  insert(table: string, rows: Array<[string, string]>): void {
+  /** Sorts rows by id in place (insert's order), so that a caller may do it before its transaction. */
+  static sortRows(rows: Array<[string, string]>): void {
     rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  insert(table: string, rows: Array<[string, string]>, sorted = false): void {
+    if (!sorted) BulkRows.sortRows(rows);
     const full = ROWS_PER_STATEMENT;
     const params: string[] = new Array(full * 2);
     let at = 0;

@@ -773,25 +773,31 @@ export class SqliteReadStore implements ReadStore {
     if (this.failure) throw this.failure;
     this.commitGroup();
     const bulk = (this.bulk ??= new BulkRows(this.db));
+    // The documents' JSON and their order first, outside the transaction: the write lock is held
+    // for the inserts only (a rebuild's other thread waits for it; ADR 0028 amendment).
+    const loads = [...writes].map(([name, docs]) => {
+      const t = this.table(name);
+      const rows: Array<[string, string]> = [];
+      const gone: string[] = [];
+      let newKinds = false;
+      for (const [id, doc] of docs) {
+        if (doc === null) {
+          gone.push(id);
+          continue;
+        }
+        if (recordKinds(doc, t.kinds)) newKinds = true;
+        rows.push([id, JSON.stringify(doc)]);
+      }
+      BulkRows.sortRows(rows);
+      return { t, rows, gone, newKinds };
+    });
     this.db.transaction(() => {
-      for (const [name, docs] of writes) {
-        const t = this.table(name);
+      for (const { t, rows, gone, newKinds } of loads) {
         t.writes++;
         t.counts.clear();
         t.cursors.clear();
-        const rows: Array<[string, string]> = [];
-        const gone: string[] = [];
-        let newKinds = false;
-        for (const [id, doc] of docs) {
-          if (doc === null) {
-            gone.push(id);
-            continue;
-          }
-          if (recordKinds(doc, t.kinds)) newKinds = true;
-          rows.push([id, JSON.stringify(doc)]);
-        }
         if (gone.length > 0) bulk.delete(t.sql, gone);
-        bulk.insert(t.sql, rows);
+        bulk.insert(t.sql, rows, true);
         if (newKinds) {
           for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
         }
