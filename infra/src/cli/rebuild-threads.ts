@@ -130,11 +130,17 @@ export async function rebuildInThreads(
       if (!settled) reject(new Error(`the rebuild thread of ${projections.join(', ')} stopped (exit code ${code})`));
     });
   }));
-  const first = rebuildGroup({ ...files, projections: groups[0]!, flushDocs: options.flushDocs }, (p) => report(0, p));
+  // This thread's group stops at its next page once another has failed (an error from its progress callback).
+  let failed: unknown;
+  const first = rebuildGroup({ ...files, projections: groups[0]!, flushDocs: options.flushDocs }, (p) => {
+    if (failed !== undefined) throw failed;
+    report(0, p);
+  });
   try {
     const results = await Promise.all([first, ...others]);
     return { events: Math.max(...results.map((r) => r.events)), ms: performance.now() - started, groups: groups.map((projections, i) => ({ projections, result: results[i]! })) };
   } catch (error) {
+    failed = error;
     await Promise.allSettled(workers.map((w) => w.terminate()));
     await first.catch(() => undefined);
     throw error;

@@ -29,14 +29,13 @@ export class BulkRows {
     for (const sql of this.statements.keys()) if (sql.includes(table)) this.statements.delete(sql);
   }
 
-  /** `rows` as [id, JSON text]; sorted here by id. Must run inside a transaction. */
-  /** Sorts rows by id in place (insert's order), so that a caller may do it before its transaction. */
+  /** Sorts rows by id in place, the order insert takes them in (done before the transaction: no lock held meanwhile). */
   static sortRows(rows: Array<[string, string]>): void {
     rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
-  insert(table: string, rows: Array<[string, string]>, sorted = false): void {
-    if (!sorted) BulkRows.sortRows(rows);
+  /** `rows` as [id, JSON text], sorted by id (sortRows). Must run inside a transaction. */
+  insert(table: string, rows: Array<[string, string]>): void {
     const full = ROWS_PER_STATEMENT;
     const params: string[] = new Array(full * 2);
     let at = 0;

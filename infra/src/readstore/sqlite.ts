@@ -797,7 +797,7 @@ export class SqliteReadStore implements ReadStore {
         t.counts.clear();
         t.cursors.clear();
         if (gone.length > 0) bulk.delete(t.sql, gone);
-        bulk.insert(t.sql, rows, true);
+        bulk.insert(t.sql, rows);
         if (newKinds) {
           for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
         }
