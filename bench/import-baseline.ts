@@ -60,3 +60,51 @@ export function rawInsert(csv: Buffer): number {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The floor of a read model that lists these rows (ADR 0027, amendment of 2026-12-02): the same
+ * rows as transactions documents, inserted with raw SQL into a copy of a projected read-model
+ * file's `transactions` table, where every index the lists need is in place (the table's own
+ * indexes, as sqlite-indexes.ts declares them), in one transaction, as the raw insert above. No
+ * events, no parsing, no projector, no other read model: what SQLite alone spends to keep the rows
+ * findable in the lists' orders. Each document takes the shape of one already in the table (its
+ * fields, the company's id) with the row's own id, day, description, amount, category and a
+ * member of the company in turn. Milliseconds of the insert and its commit; the copy is not timed.
+ */
+export async function indexedInsert(csv: Buffer, readModelsFile: string, table = 'c_transactions'): Promise<{ ms: number; indexes: number; before: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'paperlink-indexed-insert-'));
+  try {
+    const file = join(dir, 'readmodels.sqlite');
+    // A page-for-page copy (its B-trees as full as the live file's; what a WAL beside it holds included).
+    const src = new Database(readModelsFile, { readonly: true });
+    await src.backup(file);
+    src.close();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('cache_size = -131072');
+    const indexes = (db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).get(table) as { n: number }).n;
+    const before = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const sample = db.prepare(`SELECT json(doc) AS d FROM ${table} LIMIT 1`).get() as { d: string } | undefined;
+    if (!sample) throw new Error(`indexedInsert: ${table} holds no transaction to take the shape of`);
+    const template = JSON.parse(sample.d) as Record<string, unknown>;
+    const users = (db.prepare(`SELECT DISTINCT json_extract(doc, '$.userId') AS u FROM ${table} WHERE json_extract(doc, '$.companyId') = ? LIMIT 1000`).all(template.companyId) as Array<{ u: string }>).map((r) => r.u);
+    const lines = csv.toString('utf8').split('\n').slice(1);
+    const insert = db.prepare(`INSERT INTO ${table} (id, doc) VALUES (?, jsonb(?))`);
+    const t = performance.now();
+    db.transaction(() => {
+      lines.forEach((line, i) => {
+        const c = line.split(',');
+        const id = randomUUID();
+        const amountCents = Math.round(Number(c[2]) * 100);
+        const doc = { ...template, _id: id, userId: users[i % users.length], transaction_date: c[0], description: c[1], amountCents, absCents: Math.abs(amountCents), category_name: c[3], job_number_name: c[4], cost_code_name: c[5], receipt_count: 0, receipts: [], row: i + 2 };
+        insert.run(id, JSON.stringify(doc));
+      });
+    })();
+    const ms = performance.now() - t;
+    db.close();
+    return { ms, indexes, before };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -36,7 +36,7 @@ import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
 import { expectExit, startServer, stopServer, type ChildServer } from './child-server';
 import { fmt, row } from './lib';
 import { generateScaleData, sizesFromEnv, type Person } from './scale-data';
-import { rawInsert, statement } from './import-baseline';
+import { indexedInsert, rawInsert, statement } from './import-baseline';
 
 const SECRET = 'import-cost-bench-signing-secret-0123456789';
 const ROWS = Number(process.env.IMPORT_COST_ROWS ?? 100_000);
@@ -276,6 +276,11 @@ try {
   const raw = [...raws].sort((a, b) => a - b)[RAW_RUNS >> 1]!;
   const rawCpu = [...rawCpus].sort((a, b) => a - b)[RAW_RUNS >> 1]!;
   row('raw insert of the same rows (s, median of 3)', s(raw), `CPU ${s(rawCpu)} s; JSON documents, id TEXT PRIMARY KEY, one transaction, WAL, synchronous=FULL; load ${load()}`);
+  // The floor of any projection of these rows into the lists' table (ADR 0027, 2026-12-02).
+  const floorCpu0 = cpuMs();
+  const floor = await indexedInsert(csv, join(dir, 'readmodels.sqlite'));
+  const floorCpu = cpuMs() - floorCpu0;
+  row('  floor: the rows as transactions documents into the lists\' table (s)', s(floor.ms), `${(floor.ms / raw).toFixed(2)} x the raw insert; raw SQL, one transaction, into ${fmt(floor.before)} documents with the table's ${floor.indexes} indexes; CPU ${s(floorCpu)} s with the copy; load ${load()}`);
 
   // 2. In process.
   if (STAGES) console.log('\n  stages in process (a copy of the folder, the checkout\'s functions one after another):');
@@ -364,6 +369,7 @@ try {
     const listed = marks.find(([l]) => l.startsWith('rows listed'))![1];
     const settled = marks[marks.length - 1]![1];
     row(`import of ${fmt(imported)} rows, end to end: listed / raw insert`, (listed / raw).toFixed(2), `target <= 2 x; answered / raw ${(answered / raw).toFixed(2)}; settled / raw ${(settled / raw).toFixed(2)}`);
+    row('  listed / the floor (the rows into the lists\' table alone)', (listed / floor.ms).toFixed(2), `the floor ${(floor.ms / raw).toFixed(2)} x the raw insert: the part of the ratio the lists' indexes take before any event or projector`);
     // On a loaded machine wall times mostly measure the wait for a core: the CPU spent is steadier.
     const listedCpu = marks.find(([l]) => l.startsWith('rows listed'))![2] - cpu0;
     row('  server resident memory before the import: VmRSS / VmHWM since start (MB)', `${fmt(memBefore.rssMb)} / ${fmt(memBefore.hwmMb)}`, 'after the start and catch-up');

@@ -25,7 +25,7 @@
  *   nice node --import tsx bench/scale.ts          (sizes: see bench/scale-data.ts; try SCALE_TX=50000 first)
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -41,7 +41,7 @@ import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
 import { expectExit, startServer, type ChildServer } from './child-server';
 import { fmt, median, percentile, row, textPdf } from './lib';
 import { generateScaleData, sizesFromEnv, type Person, type ScaleData } from './scale-data';
-import { rawInsert, statement } from './import-baseline';
+import { indexedInsert, rawInsert, statement } from './import-baseline';
 
 const ROOT = join(import.meta.dirname, '..');
 const SECRET = 'scale-bench-signing-secret-0123456789abcdef';
@@ -397,6 +397,9 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     // 2b + 5a. The import of IMPORT_ROWS rows, with the open-loop probe running.
     const csv = statement(IMPORT_ROWS, big.members);
     const rawMs = rawInsert(csv);
+    // The floor of the lists' table alone (ADR 0027, 2026-12-02): only where the read models are in SQLite.
+    const readModelsFile = join(dir, 'readmodels.sqlite');
+    const listsFloor = existsSync(readModelsFile) ? await indexedInsert(csv, readModelsFile) : undefined;
     const before = ((await api(base, 'GET', '/transactions?limit=1', admin.headers)).body.pagination as { total: number }).total;
     // The import's own peak: VmHWM started afresh at the resident size before it (Linux: `5` to
     // /proc/<pid>/clear_refs); where that is not permitted, the peak since the restart.
@@ -443,6 +446,10 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     row('raw insert of the same rows into a SQLite table (s)', (rawMs / 1000).toFixed(2), 'as JSON documents keyed by id, one transaction, WAL, synchronous=FULL (bench/import-baseline.ts)');
     // End to end: until the rows are listed (the read models hold them), not only until the answer.
     row('import end to end (listed) / raw insert', (listedMs / rawMs).toFixed(2), `${verdict(listedMs / rawMs, 2, 'x')}; answered / raw insert ${(answeredMs / rawMs).toFixed(2)}`);
+    if (listsFloor) {
+      row('  floor: the rows as transactions documents into the lists\' table (s)', (listsFloor.ms / 1000).toFixed(2), `${(listsFloor.ms / rawMs).toFixed(2)} x the raw insert; raw SQL, one transaction, into ${fmt(listsFloor.before)} documents with the table's ${listsFloor.indexes} indexes (bench/import-baseline.ts)`);
+      row('  import end to end (listed) / the floor', (listedMs / listsFloor.ms).toFixed(2), 'what the events, projectors and other read models add to the lists\' own cost');
+    }
     const end = status(child.proc.pid!);
     row('resident memory before the import: VmRSS / VmHWM since the restart (MB)', `${fmt(memBefore.rssMb)} / ${fmt(memBefore.hwmMb)}`, 'baseline for the import\'s peak');
     row('resident memory: the import\'s peak, VmHWM (MB)', fmt(end.hwmMb), `${verdict(end.hwmMb, 1536, 'MB (peak)')}; ${peakReset ? 'peak reset before the request' : 'not resettable here: the peak since the restart'}; VmRSS at the end ${fmt(end.rssMb)} MB`);
