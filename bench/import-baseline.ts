@@ -83,6 +83,7 @@ export async function indexedInsert(csv: Buffer, readModelsFile: string, table =
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -131072');
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table)) throw new Error(`indexedInsert: no table ${table} in ${readModelsFile}`);
     const indexes = (db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).get(table) as { n: number }).n;
     const before = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     const sample = db.prepare(`SELECT json(doc) AS d FROM ${table} LIMIT 1`).get() as { d: string } | undefined;
