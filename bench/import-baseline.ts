@@ -67,11 +67,11 @@ export function rawInsert(csv: Buffer): number {
  * file's `transactions` table, where every index the lists need is in place (the table's own
  * indexes, as sqlite-indexes.ts declares them), in one transaction, as the raw insert above. No
  * events, no parsing, no projector, no other read model: what SQLite alone spends to keep the rows
- * findable in the lists' orders. Each document takes the shape of one already in the table (its
- * fields, the company's id) with the row's own id, day, description, amount, category and a
+ * findable in the lists' orders. Each document takes the shape of one of the importing company's
+ * already in the table (its fields, the company's id) with the row's own id, day, description, amount, category and a
  * member of the company in turn. Milliseconds of the insert and its commit; the copy is not timed.
  */
-export async function indexedInsert(csv: Buffer, readModelsFile: string, table = 'c_transactions'): Promise<{ ms: number; indexes: number; before: number }> {
+export async function indexedInsert(csv: Buffer, readModelsFile: string, companyId: string, table = 'c_transactions'): Promise<{ ms: number; indexes: number; before: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-indexed-insert-'));
   try {
     const file = join(dir, 'readmodels.sqlite');
@@ -86,10 +86,11 @@ export async function indexedInsert(csv: Buffer, readModelsFile: string, table =
     if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table)) throw new Error(`indexedInsert: no table ${table} in ${readModelsFile}`);
     const indexes = (db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).get(table) as { n: number }).n;
     const before = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    const sample = db.prepare(`SELECT json(doc) AS d FROM ${table} LIMIT 1`).get() as { d: string } | undefined;
-    if (!sample) throw new Error(`indexedInsert: ${table} holds no transaction to take the shape of`);
+    // The importing company's own line: every index starts with the company, so where the rows land depends on it.
+    const sample = db.prepare(`SELECT json(doc) AS d FROM ${table} WHERE json_extract(doc, '$.companyId') = ? LIMIT 1`).get(companyId) as { d: string } | undefined;
+    if (!sample) throw new Error(`indexedInsert: ${table} holds no transaction of company ${companyId} to take the shape of`);
     const template = JSON.parse(sample.d) as Record<string, unknown>;
-    const users = (db.prepare(`SELECT DISTINCT json_extract(doc, '$.userId') AS u FROM ${table} WHERE json_extract(doc, '$.companyId') = ? LIMIT 1000`).all(template.companyId) as Array<{ u: string }>).map((r) => r.u);
+    const users = (db.prepare(`SELECT DISTINCT json_extract(doc, '$.userId') AS u FROM ${table} WHERE json_extract(doc, '$.companyId') = ? LIMIT 1000`).all(companyId) as Array<{ u: string }>).map((r) => r.u);
     const lines = csv.toString('utf8').split('\n').slice(1);
     const insert = db.prepare(`INSERT INTO ${table} (id, doc) VALUES (?, jsonb(?))`);
     const t = performance.now();

@@ -278,7 +278,7 @@ try {
   row('raw insert of the same rows (s, median of 3)', s(raw), `CPU ${s(rawCpu)} s; JSON documents, id TEXT PRIMARY KEY, one transaction, WAL, synchronous=FULL; load ${load()}`);
   // The floor of any projection of these rows into the lists' table (ADR 0027, 2026-12-02).
   const floorCpu0 = cpuMs();
-  const floor = await indexedInsert(csv, join(dir, 'readmodels.sqlite'));
+  const floor = await indexedInsert(csv, join(dir, 'readmodels.sqlite'), companyId);
   const floorCpu = cpuMs() - floorCpu0;
   row('  floor: the rows as transactions documents into the lists\' table (s)', s(floor.ms), `${(floor.ms / raw).toFixed(2)} x the raw insert; raw SQL, one transaction, into ${fmt(floor.before)} documents with the table's ${floor.indexes} indexes; CPU ${s(floorCpu)} s with the copy; load ${load()}`);
 

@@ -401,7 +401,7 @@ async function scenario(data: ScaleData, pristine: string, storeName: string, en
     const readModelsFile = join(dir, 'readmodels.sqlite');
     // A folder whose transactions live in another generation's table has no plain one to copy: said, not failed.
     const listsFloor = existsSync(readModelsFile)
-      ? await indexedInsert(csv, readModelsFile).catch((error: unknown) => {
+      ? await indexedInsert(csv, readModelsFile, companyId).catch((error: unknown) => {
         row('  floor of the lists\' table: not measured', '-', error instanceof Error ? error.message : String(error));
         return undefined;
       })
