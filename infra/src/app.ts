@@ -62,6 +62,7 @@ import { accessReader } from './http/access';
 import { webApp } from './http/static';
 import { securityHeaders } from './http/security';
 import { apiDocs } from './http/api-docs';
+import { readYourWrites } from './http/read-side';
 import { Argon2Hasher } from './passwords';
 import { WorkerPool } from './workers/pool';
 import { offThread } from './workers/off-thread';
@@ -297,11 +298,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(refuseReadOnlyWrites(queryOperations, commandOperations));
     // Read-your-writes across processes: a client may ask queries to wait for a position it has
     // seen. Only after authentication: an anonymous request never holds the server for 5 s.
-    api.use(async (req, _res, next) => {
-      const min = Number(req.header('x-min-position'));
-      if (req.method === 'GET' && Number.isFinite(min) && min > 0) await runner.waitFor(min, 5000);
-      next();
-    });
+    api.use(readYourWrites((position, ms) => runner.waitFor(position, ms)));
     api.get('/health/details', requireCompany('admin'), async (_req, res) => {
       const head = await events.headPosition();
       const failed = runner.failed !== undefined;

@@ -202,5 +202,32 @@ describe('decisions while the read side is behind', () => {
     const other = await api.http.get('/api/transactions').set({ ...session, 'x-company-id': ada.companyId });
     expect(other.status).toBe(403);
   });
+  it('an answer says when its own write is not listed yet (X-Read-Side), and a read asked to wait for it says when it is', async () => {
+    await caughtUp();
+    const done = await api.http.post('/api/masterdata/categories').set(ada.headers()).send({ name: 'Parking' }).expect(201);
+    expect(done.headers['x-read-side']).toBe('current');
+    gate.pause();
+    let position: number;
+    try {
+      const t = performance.now();
+      const add = await api.http.post('/api/masterdata/categories').set(ada.headers()).send({ name: 'Tolls' }).expect(201);
+      expect(add.headers['x-read-side']).toBe('behind');
+      position = Number(add.headers['x-position']);
+      expect(position).toBeGreaterThan(0);
+      // Asked to wait no longer than 0 s (Prefer: wait, RFC 7240): answered at once, and says it is behind.
+      const early = await api.http.get('/api/masterdata/categories').set(ada.headers()).set('x-min-position', String(position)).set('prefer', 'wait=0');
+      expect(early.status).toBe(200);
+      expect(early.headers['x-read-side']).toBe('behind');
+      expect(early.body.map((c: { name: string }) => c.name)).not.toContain('Tolls');
+      expect(performance.now() - t).toBeLessThan(3000);
+      // A read that asks for no position says nothing about the read side.
+      expect((await api.http.get('/api/masterdata/categories').set(ada.headers())).headers['x-read-side']).toBeUndefined();
+    } finally {
+      gate.resume();
+    }
+    const later = await api.http.get('/api/masterdata/categories').set(ada.headers()).set('x-min-position', String(position));
+    expect(later.headers['x-read-side']).toBe('current');
+    expect(later.body.map((c: { name: string }) => c.name)).toContain('Tolls');
+  });
 });
 

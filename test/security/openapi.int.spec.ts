@@ -74,6 +74,10 @@ describe('the OpenAPI document', () => {
     expect(id).toMatchObject({ in: 'path', required: true, schema: { type: 'string' } });
     expect(doc.paths['/receipts/upload'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['receipt']);
     expect(doc.paths['/masterdata/{kind}'].get.parameters[0].schema.enum).toEqual(['categories', 'job_numbers', 'cost_codes']);
+    // Read-your-writes (ADR 0030): a write answers its position and read side; a signed-in read may ask for a position.
+    expect(list.parameters.map((p: { $ref?: string }) => p.$ref).filter(Boolean)).toEqual(expect.arrayContaining(['#/components/parameters/MinPosition', '#/components/parameters/Prefer']));
+    expect(Object.keys(doc.paths['/transactions/import'].post.responses['200'].headers).sort()).toEqual(['X-Position', 'X-Read-Side']);
+    expect(doc.paths['/health'].get.parameters ?? []).not.toContainEqual({ $ref: '#/components/parameters/MinPosition' });
     // Every operation says who may call it, and every error answer is { error, code, details? }.
     for (const item of Object.values(doc.paths) as Array<Record<string, Record<string, unknown>>>) {
       for (const op of Object.values(item)) {

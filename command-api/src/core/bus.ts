@@ -38,6 +38,11 @@ export interface Reply {
   grant?: SessionGrant;
   /** Global position of the last event appended (0 when nothing was). */
   position: number;
+  /**
+   * Whether the read models held `position` when the answer was sent: 'behind' when the wait
+   * (READ_SIDE_WAIT_MS) ended first, as for a very large import; absent when nothing was waited for.
+   */
+  readSide?: 'current' | 'behind';
 }
 
 /**
@@ -221,8 +226,8 @@ export class CommandBus {
         }
         const results = appends.length > 0 ? await this.events.appendMany(appends) : [];
         const position = results.reduce((max, r) => Math.max(max, r.position), 0);
-        if (position > 0 && p.waitForReadModels !== false) await this.waitForProjections(position);
-        return { ...reply, position };
+        const readSide = position > 0 && p.waitForReadModels !== false ? await this.readSide(position) : undefined;
+        return { ...reply, position, ...(readSide ? { readSide } : {}) };
       } catch (error) {
         if (!pending && error instanceof ConcurrencyError && error.streamId === recordStream) {
           const previous = await this.previousReply(recordStream, idempotency!.fingerprint);
@@ -243,8 +248,12 @@ export class CommandBus {
     if (data.fingerprintVersion !== FINGERPRINT_VERSION || data.fingerprint !== fingerprint) {
       throw reused();
     }
-    await this.waitForProjections(record.position);
-    return { status: data.status, body: data.body, position: record.position, ...(data.grant ? { grant: data.grant } : {}) };
+    const readSide = await this.readSide(record.position);
+    return { status: data.status, body: data.body, position: record.position, readSide, ...(data.grant ? { grant: data.grant } : {}) };
+  }
+
+  private async readSide(position: number): Promise<'current' | 'behind'> {
+    return (await this.waitForProjections(position)) ? 'current' : 'behind';
   }
 
   /** Whether a recorded reply is replayed without planning again (see run). */

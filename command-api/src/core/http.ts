@@ -67,6 +67,8 @@ export async function send(
   if (options.answer && reply.status < 300) body = { ...(body as object), ...(await options.answer(ctx)) };
   if (reply.grant && tokens) body = { ...(body as object), ...(await tokens.mint(reply.grant)) };
   if (reply.position > 0) res.setHeader('X-Position', String(reply.position));
+  // 'behind': the answer's own events are not in every list yet (the web app says so and asks again with X-Min-Position).
+  if (reply.readSide) res.setHeader('X-Read-Side', reply.readSide);
   res.status(reply.status).json(body);
   return { status: reply.status, position: reply.position };
 }

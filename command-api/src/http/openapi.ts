@@ -75,6 +75,7 @@ function parameters(op: Operation): unknown[] {
   if (op.auth === 'company') out.push({ $ref: '#/components/parameters/CompanyId' });
   if (WRITE.has(op.method) && op.auth !== 'none') out.push({ $ref: '#/components/parameters/RequestId' });
   if (op.concurrency === 'if-match') out.push({ $ref: '#/components/parameters/IfMatch' });
+  if (op.method === 'get' && op.auth !== 'none' && op.auth !== 'upload-link') out.push({ $ref: '#/components/parameters/MinPosition' }, { $ref: '#/components/parameters/Prefer' });
   return out;
 }
 
@@ -87,6 +88,15 @@ function requestBody(body: OperationBody): unknown {
     required: true,
     content: { 'multipart/form-data': { schema: { type: 'object', properties: { ...files, ...(fields.properties ?? {}) }, required: [...body.multipart.files, ...(fields.required ?? [])] } } },
   };
+}
+
+/** The headers of a success: a record's ETag; a write's log position and whether the lists hold it (ADR 0030); a read's read side when asked. */
+function successHeaders(op: Operation): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  if (op.concurrency === 'etag') out.ETag = { $ref: '#/components/headers/ETag' };
+  if (WRITE.has(op.method) && op.auth !== 'none') out['X-Position'] = { $ref: '#/components/headers/Position' };
+  if (op.auth !== 'none' && op.auth !== 'upload-link' && (op.method === 'get' || WRITE.has(op.method))) out['X-Read-Side'] = { $ref: '#/components/headers/ReadSide' };
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** One operation, with `x-paperlink-auth` / `x-paperlink-roles` saying who may call it. */
@@ -105,7 +115,7 @@ function operationObject(op: Operation): Record<string, unknown> {
     responses: {
       [String(op.success.status)]: {
         description: op.success.description,
-        ...(op.concurrency === 'etag' ? { headers: { ETag: { $ref: '#/components/headers/ETag' } } } : {}),
+        ...(successHeaders(op) ? { headers: successHeaders(op) } : {}),
         content: SUCCESS_CONTENT[op.success.content ?? 'json'],
       },
       ...errorResponses(op),
@@ -147,9 +157,13 @@ export function buildOpenApi(operations: Operation[], version: string): OpenApiD
         CompanyId: { name: 'X-Company-ID', in: 'header', required: true, description: 'The company the request acts in; the caller must be a member', schema: { type: 'string' } },
         RequestId: { name: 'X-Request-Id', in: 'header', required: false, description: 'Retry key: a repeat with the same id and request gets the first answer', schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,128}$' } },
         IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'The ETag of the record as the caller read it: the write is refused with 412 if the record changed since (without it, the write goes ahead)', schema: { type: 'string' } },
+        MinPosition: { name: 'X-Min-Position', in: 'header', required: false, description: "A write's X-Position: the read waits until the lists hold it (at most 5 s, or the Prefer wait) and says in X-Read-Side whether they do", schema: { type: 'string', pattern: '^[0-9]{1,16}$' } },
+        Prefer: { name: 'Prefer', in: 'header', required: false, description: 'wait=<seconds> (RFC 7240): the longest an X-Min-Position read may wait, up to 5', schema: { type: 'string' } },
       },
       headers: {
         ETag: { description: "The record's revision, to send back in If-Match when editing it", schema: { type: 'string' } },
+        Position: { description: "The log position of the write's last event (when it appended any): send it as X-Min-Position to read this write back", schema: { type: 'string' } },
+        ReadSide: { description: "current or behind: whether the lists held the write's events (a write's answer) or X-Min-Position (a read) when answered", schema: { type: 'string', enum: ['current', 'behind'] } },
       },
     },
     tags: [...new Set(operations.flatMap((o) => o.tags))].map((name) => ({ name })),

@@ -6,6 +6,7 @@ import { useSession } from '../lib/session';
 import { useAsOf } from '../lib/as-of';
 import { AsOfBar } from '../features/history/components/AsOfBar';
 import { ReadOnlyNotice } from '../components/ReadOnlyNotice';
+import { ReadSideNotice } from '../components/ReadSideNotice';
 
 /** The shell: navigation and the page. A company switch remounts the page, so it loads that company's data. */
 export function Layout() {
@@ -17,6 +18,7 @@ export function Layout() {
       <NavBar />
       <main className="content" key={`${companyId ?? 'none'}|${asOf ?? 'now'}`}>
         <ReadOnlyNotice />
+        <ReadSideNotice />
         <AsOfBar />
         <Suspense fallback={<Spinner label="Loading..." />}>
           <Outlet />

@@ -2,6 +2,7 @@ import type { AxiosError} from 'axios';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { tokenStorage } from './storage';
 import { asOfFor } from './as-of';
+import { positionHeader, readSideHeaders, useReadSide } from './read-side';
 
 export const API_BASE = import.meta.env.VITE_API_BASE || '/api';
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -71,10 +72,16 @@ export function createApiClient(options: ClientOptions = {}): AxiosInstance {
     // The lists shown as of a moment (features/history's date picker): the reads that take it get `asOf`.
     const asOf = asOfFor(config.method, config.url);
     if (asOf) config.params = { ...(config.params as Record<string, unknown> | undefined), asOf };
+    // Read-your-writes (lib/read-side.ts): a read waits briefly for this tab's newest write.
+    for (const [name, value] of Object.entries(readSideHeaders(config.method))) if (!config.headers.has(name)) config.headers.set(name, value);
     return config;
   });
 
-  client.interceptors.response.use(undefined, async (error: AxiosError) => {
+  client.interceptors.response.use((response) => {
+    const readSide = headerOf(response.headers, 'x-read-side');
+    useReadSide.getState().noteAnswer(positionHeader(headerOf(response.headers, 'x-position')), typeof readSide === 'string' ? readSide : null, positionHeader(headerOf(response.config.headers, 'x-min-position')));
+    return response;
+  }, async (error: AxiosError) => {
     const config = error.config as RetryConfig | undefined;
     const status = error.response?.status;
     if (!config) throw error;
@@ -106,6 +113,15 @@ export function createApiClient(options: ClientOptions = {}): AxiosInstance {
     throw error;
   });
   return client;
+}
+
+/** A header of an answer or request, whatever the case of its name and whether axios made it an AxiosHeaders. */
+function headerOf(headers: unknown, name: string): unknown {
+  if (!headers || typeof headers !== 'object') return undefined;
+  const h = headers as { get?: (n: string) => unknown } & Record<string, unknown>;
+  if (typeof h.get === 'function') return h.get(name);
+  const key = Object.keys(h).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : h[key];
 }
 
 function companyHeader(): Record<string, string> {

@@ -1,7 +1,8 @@
 import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, retryDelaySeconds, REQUEST_TIMEOUT_MS } from './api-client';
 import { tokenStorage } from './storage';
+import { useReadSide } from './read-side';
 
 type Reply = { status: number; data?: unknown; headers?: Record<string, string> };
 
@@ -93,7 +94,7 @@ describe('429 back-off', () => {
 
 describe('401: refresh once and retry', () => {
   it('refreshes the tokens, stores both, and retries the request once', async () => {
-    const { calls, adapter } = fakeServer((c) => {
+    const { calls, adapter } = fakeServer((c): Reply => {
       if (c.url?.endsWith('/auth/refresh')) return { status: 200, data: { accessToken: 'access-2', refreshToken: 'refresh-2' } };
       return header(c, 'Authorization') === 'Bearer access-2' ? { status: 200, data: 'ok' } : { status: 401 };
     });
@@ -126,7 +127,7 @@ describe('401: refresh once and retry', () => {
   });
 
   it('shares one refresh between concurrent 401s', async () => {
-    const { calls, adapter } = fakeServer((c) => {
+    const { calls, adapter } = fakeServer((c): Reply => {
       if (c.url?.endsWith('/auth/refresh')) return { status: 200, data: { accessToken: 'access-2', refreshToken: 'refresh-2' } };
       return header(c, 'Authorization') === 'Bearer access-2' ? { status: 200 } : { status: 401 };
     });
@@ -141,5 +142,49 @@ describe('401: refresh once and retry', () => {
     await expect(createApiClient({ adapter, onAuthFailure }).post('/auth/login', {})).rejects.toBeTruthy();
     expect(calls).toHaveLength(1);
     expect(onAuthFailure).not.toHaveBeenCalled();
+  });
+});
+
+describe('read-your-writes (X-Position, X-Min-Position, X-Read-Side)', () => {
+  beforeEach(() => useReadSide.getState().reset());
+  afterEach(() => useReadSide.getState().reset());
+
+  it('sends nothing before a write; after one, every read asks for its position and waits at most 1 s', async () => {
+    const { calls, adapter } = fakeServer((c): Reply => (c.method === 'post' ? { status: 200, headers: { 'x-position': '41', 'x-read-side': 'current' } } : { status: 200, headers: { 'x-read-side': 'current' } }));
+    const client = createApiClient({ adapter });
+    await client.get('/transactions');
+    expect(header(calls[0]!, 'X-Min-Position')).toBeUndefined();
+    await client.post('/transactions/import', {});
+    expect(header(calls[1]!, 'X-Min-Position')).toBeUndefined();
+    await client.get('/transactions');
+    expect(header(calls[2]!, 'X-Min-Position')).toBe('41');
+    expect(header(calls[2]!, 'Prefer')).toBe('wait=1');
+    expect(useReadSide.getState()).toMatchObject({ position: 41, behind: false });
+  });
+
+  it('a write answered before it is listed makes the tab behind until a read of its position says current', async () => {
+    let listed = false;
+    const { calls, adapter } = fakeServer((c): Reply => {
+      if (c.method === 'post') return { status: 200, headers: { 'x-position': '90', 'x-read-side': 'behind' } };
+      return { status: 200, headers: { 'x-read-side': listed ? 'current' : 'behind' } };
+    });
+    const client = createApiClient({ adapter });
+    await client.post('/transactions/import', {});
+    expect(useReadSide.getState()).toMatchObject({ position: 90, behind: true });
+    await client.get('/auth/profile');
+    expect(useReadSide.getState().behind).toBe(true);
+    listed = true;
+    await client.get('/auth/profile');
+    expect(header(calls[2]!, 'X-Min-Position')).toBe('90');
+    expect(useReadSide.getState().behind).toBe(false);
+    // A later write's position wins; an older one never moves it back.
+    useReadSide.getState().noteAnswer(12, 'behind', null);
+    expect(useReadSide.getState()).toMatchObject({ position: 90, behind: false });
+  });
+
+  it('ignores a malformed position', async () => {
+    const { adapter } = fakeServer(() => ({ status: 200, headers: { 'x-position': '9e9', 'x-read-side': 'behind' } }));
+    await createApiClient({ adapter }).post('/x', {});
+    expect(useReadSide.getState()).toMatchObject({ position: 0, behind: false });
   });
 });
