@@ -178,7 +178,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const tokens = new TokenService(signingSecret(dir, config.JWT_SECRET), config.ACCESS_TOKEN_TTL_SECONDS, config.REFRESH_TOKEN_TTL_SECONDS);
     // The wait honours READ_SIDE_WAIT_MS and says whether the read models caught up; a decision
     // that reads them is refused (503) when they did not (requireCaughtUp, ADR 0023).
-    const bus = new CommandBus(events, (position) => runner.waitFor(position, config.READ_SIDE_WAIT_MS), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
+    const bus = new CommandBus(events, (position, maxMs) => runner.waitFor(position, Math.min(maxMs ?? config.READ_SIDE_WAIT_MS, config.READ_SIDE_WAIT_MS)), fingerprintKey(signingSecret(dir, config.JWT_SECRET)));
     const hasher = options.hasher ?? new Argon2Hasher();
     const access = accessReader(readStore, async () => runner.waitFor(await events.headPosition(), config.READ_SIDE_WAIT_MS));
     const views = accountViews(readStore);
@@ -349,6 +349,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       },
       parsers: cpu.parsers,
       maxRows: config.MAX_IMPORT_ROWS,
+      answerWaitRows: config.IMPORT_ANSWER_WAIT_ROWS,
       decisionPosition,
       // Large files off the request thread, beside the event store's writer (ADR 0008); not when a test wraps the store.
       ...(adapters.events instanceof SqliteEventStore && !options.wrapEvents ? { stager: adapters.events.statementStager(), stageBytes: config.IMPORT_STAGE_BYTES } : {}),

@@ -54,6 +54,8 @@ export const ConfigSchema = z.object({
   MAX_IMPORT_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(200_000),
   /** Statement files from this size on are parsed, decided and made into events in the event store's writer thread (SQLite event store, ADR 0008); smaller ones on the request thread. */
   IMPORT_STAGE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
+  /** Imports of more new rows than this answer without waiting for their projection (ADR 0030). */
+  IMPORT_ANSWER_WAIT_ROWS: z.coerce.number().int().min(0).default(25_000),
   /**
    * How long a command waits for the read models to hold every earlier event before it decides
    * on them; past it the command is refused with 503 and Retry-After (ADR 0023). Also the

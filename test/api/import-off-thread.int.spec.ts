@@ -54,9 +54,18 @@ async function total(query: Record<string, string> = {}): Promise<number> {
   return res.body.pagination.total as number;
 }
 
+const answerWaits: number[] = [];
+
 describe('a large statement imported in the event store thread', () => {
   beforeAll(async () => {
-    api = await startApi({ IMPORT_STAGE_BYTES: String(STAGE_BYTES), MAX_IMPORT_ROWS: '10000' });
+    api = await startApi({ IMPORT_STAGE_BYTES: String(STAGE_BYTES), MAX_IMPORT_ROWS: '10000', IMPORT_ANSWER_WAIT_ROWS: '5000' });
+    // The waits the answers ask of the runner (ADR 0030: an import of more than 5,000 new rows asks for none).
+    const runner = api.paperlink.runner;
+    const waitFor = runner.waitFor.bind(runner);
+    runner.waitFor = (position: number, timeoutMs?: number) => {
+      answerWaits.push(timeoutMs ?? -1);
+      return waitFor(position, timeoutMs);
+    };
     ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin' });
     const bea = await registerAccount(api, { firstName: 'Bea', lastName: 'Member' });
     await invite(api, ada, bea);
@@ -74,8 +83,12 @@ describe('a large statement imported in the event store thread', () => {
     const heldLines = small.toString().trimEnd().split('\n').slice(1, 4);
     const withHeld = Buffer.from([...lines, ...heldLines, fresh, fresh].join('\n') + '\n');
     expect(withHeld.length).toBeGreaterThan(STAGE_BYTES);
+    answerWaits.length = 0;
     const res = await importFile(withHeld, 'big.csv');
     expect(res.status).toBe(200);
+    // More new rows than IMPORT_ANSWER_WAIT_ROWS: answered without waiting for their projection, saying whether they are listed.
+    expect(answerWaits).toContain(0);
+    expect(['current', 'behind']).toContain(res.headers['x-read-side']);
     expect(res.body).toMatchObject({ imported: 6_002, skipped: 3, total: 6_005, rejected: 0, alreadyImported: false });
     expect(res.body.duplicates).toHaveLength(3);
     expect(res.body.fileHash).toMatch(/^[0-9a-f]{64}$/);
@@ -92,9 +105,12 @@ describe('a large statement imported in the event store thread', () => {
     expect(again.body).toMatchObject({ imported: 0, alreadyImported: true });
     expect(await totalReaching(6_202)).toBe(6_202);
     // A row held once, four times in a new file: three more (a multiset); the other rows held: none.
+    answerWaits.length = 0;
     const third = await importFile(Buffer.from([...lines.slice(0, 5_000), lines[5], lines[5], lines[5]].join('\n') + '\n'), 'third.csv');
     expect(third.status).toBe(200);
     expect(third.body).toMatchObject({ imported: 3, skipped: 4_999 });
+    expect(answerWaits).not.toContain(0);
+    expect(answerWaits.length).toBeGreaterThan(0);
     expect(await totalReaching(6_205)).toBe(6_205);
   }, 120_000);
 

@@ -231,3 +231,52 @@ describe('decisions while the read side is behind', () => {
   });
 });
 
+
+describe('an import too large to be listed within the wait (ADR 0030)', () => {
+  const held = stuckProjections();
+  let big: Api;
+  let owner: Account;
+  const waits: number[] = [];
+  beforeAll(async () => {
+    // Imports of more than 2 new rows count as large here; the bus's own wait is 3 s.
+    big = await startApi({ READ_SIDE_WAIT_MS: '3000', IMPORT_ANSWER_WAIT_ROWS: '2' }, undefined, { wrapEvents: (e) => held.wrap(e), noJobs: true });
+    owner = await registerAccount(big, { firstName: 'Lia', lastName: 'Large' });
+    const runner = big.paperlink.runner;
+    const waitFor = runner.waitFor.bind(runner);
+    runner.waitFor = (position: number, timeoutMs?: number) => {
+      waits.push(timeoutMs ?? -1);
+      return waitFor(position, timeoutMs);
+    };
+  });
+  afterAll(async () => {
+    held.resume();
+    await big?.close();
+  });
+
+  it('answers at once and says behind; a small one still waits for its rows to be listed', async () => {
+    const post = (bytes: Buffer, name: string) => big.http.post('/api/transactions/import').set(owner.headers()).attach('csvFile', bytes, name);
+    held.pause();
+    let large: Awaited<ReturnType<typeof post>>;
+    try {
+      waits.length = 0;
+      large = await post(statement(COFFEE, TEA, LUNCH), 'large.csv');
+      expect(large.status).toBe(200);
+      expect(large.body).toMatchObject({ imported: 3 });
+      expect(large.headers['x-read-side']).toBe('behind');
+      // The answer's own wait was none: the bus asked the runner for 0 ms, not its 3 s.
+      expect(waits).toContain(0);
+    } finally {
+      held.resume();
+    }
+    const listed = await big.http.get('/api/transactions').set(owner.headers()).set('x-min-position', String(large.headers['x-position'])).expect(200);
+    expect(listed.headers['x-read-side']).toBe('current');
+    expect(listed.body.transactions).toHaveLength(3);
+
+    waits.length = 0;
+    const small = await post(statement(FUEL), 'small.csv');
+    expect(small.body).toMatchObject({ imported: 1 });
+    expect(small.headers['x-read-side']).toBe('current');
+    expect(waits).not.toContain(0);
+    expect(waits).toContain(3000);
+  });
+});

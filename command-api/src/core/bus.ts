@@ -30,6 +30,13 @@ export interface Plan<Body = unknown> {
    * ADR 0029); every other answer waits (read-your-writes).
    */
   waitForReadModels?: boolean;
+  /**
+   * The longest the answer waits for the read models, ms, when less than the bus's own wait; 0:
+   * no wait, the answer only says whether they hold its events already (X-Read-Side). For a plan
+   * whose projection takes longer than any wait (a very large import, ADR 0030): waiting would
+   * only delay an answer that says `behind` anyway.
+   */
+  readSideWaitMs?: number;
 }
 
 export interface Reply {
@@ -121,7 +128,8 @@ export class CommandBus {
 
   constructor(
     readonly events: EventStore,
-    private readonly waitForProjections: (position: number) => Promise<boolean> = async () => true,
+    /** Resolves whether the read models hold `position`, waiting at most the bus's wait, or `maxMs` when less. */
+    private readonly waitForProjections: (position: number, maxMs?: number) => Promise<boolean> = async () => true,
     fingerprintKey?: Uint8Array,
   ) {
     this.fingerprintKey = fingerprintKey ?? new Uint8Array(randomBytes(32));
@@ -226,7 +234,7 @@ export class CommandBus {
         }
         const results = appends.length > 0 ? await this.events.appendMany(appends) : [];
         const position = results.reduce((max, r) => Math.max(max, r.position), 0);
-        const readSide = position > 0 && p.waitForReadModels !== false ? await this.readSide(position) : undefined;
+        const readSide = position > 0 && p.waitForReadModels !== false ? await this.readSide(position, p.readSideWaitMs) : undefined;
         return { ...reply, position, ...(readSide ? { readSide } : {}) };
       } catch (error) {
         if (!pending && error instanceof ConcurrencyError && error.streamId === recordStream) {
@@ -252,8 +260,8 @@ export class CommandBus {
     return { status: data.status, body: data.body, position: record.position, readSide, ...(data.grant ? { grant: data.grant } : {}) };
   }
 
-  private async readSide(position: number): Promise<'current' | 'behind'> {
-    return (await this.waitForProjections(position)) ? 'current' : 'behind';
+  private async readSide(position: number, maxMs?: number): Promise<'current' | 'behind'> {
+    return (await this.waitForProjections(position, maxMs)) ? 'current' : 'behind';
   }
 
   /** Whether a recorded reply is replayed without planning again (see run). */

@@ -26,7 +26,7 @@ import { newId } from '../core/ids';
 import { readSideCurrent } from '../core/read-side';
 import { importStream, ledgerStream } from './routes';
 import { claimAppend, fileClaimed, readLedger } from './ledger';
-import { DEFAULT_MAX_IMPORT_ROWS, type ImportDeps } from './import';
+import { DEFAULT_MAX_IMPORT_ROWS, importAnswerWait, type ImportDeps } from './import';
 
 /** A statement parsed and held by the stager: what this thread needs of it. */
 export interface StagedStatement {
@@ -139,6 +139,7 @@ export async function stagedImport(
       });
       return {
         status: 200,
+        ...importAnswerWait(result.imported, deps),
         appends: importAppends(c.companyId!, importId, fileHash, events, ledger, mapping && bodyMapping ? { headerKey: staged.headerKey, mapping } : undefined),
         body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: staged.layout, ignoredRows: staged.ignoredRows, message: `Import completed! ${result.imported} transactions imported` },
       };
