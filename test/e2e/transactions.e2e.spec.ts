@@ -86,7 +86,20 @@ browserSuite(NAME, () => {
       await toast(`Import completed! ${chase.rows.length} transactions imported`);
       expect(await page.getByRole('table', { name: 'User assignment details' }).getByRole('row').count()).toBe(21);
       await shot(page, '11-import-result');
-      await page.getByRole('button', { name: 'Import Another File' }).click();
+      // Read-your-writes (ADR 0030): the import's position goes with the next read of the list, whose answer says it holds it.
+      const importAnswer = await page.evaluate(() => JSON.parse(sessionStorage.getItem('paperlink-read-position') ?? '{}') as { state?: { position?: number } });
+      expect(importAnswer.state?.position).toBeGreaterThan(0);
+      const listRead = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/transactions' && r.request().method() === 'GET');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions', exact: true }).click();
+      const list = await listRead;
+      expect(Number(await list.request().headerValue('x-min-position'))).toBeGreaterThanOrEqual(importAnswer.state!.position!);
+      expect(await list.request().headerValue('prefer')).toBe('wait=1');
+      expect(await list.headerValue('x-read-side')).toBe('current');
+      await expect.poll(pageInfo).toContain(`(${chase.rows.length} total)`);
+      expect(await page.getByTestId('read-side-notice').textContent()).toBe('');
+      await page.goto(`${server.url}/import`);
+      await page.getByTestId('csv-input').waitFor({ state: 'attached' });
+      await page.getByTestId('csv-input').setInputFiles(join(BANK, 'chase.csv'));
       await page.getByTestId('csv-input').setInputFiles(join(BANK, 'chase.csv'));
       await expect.poll(() => page.getByTestId('imported-count').textContent(), { timeout: 30_000 }).toBe('0');
       expect(await page.getByTestId('skipped-count').textContent()).toBe(String(chase.rows.length));

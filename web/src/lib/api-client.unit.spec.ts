@@ -182,6 +182,14 @@ describe('read-your-writes (X-Position, X-Min-Position, X-Read-Side)', () => {
     expect(useReadSide.getState()).toMatchObject({ position: 90, behind: false });
   });
 
+  it('keeps the position in the tab\'s sessionStorage, so a reload still reads its writes', async () => {
+    useReadSide.getState().noteAnswer(33, 'current', null);
+    expect(JSON.parse(sessionStorage.getItem('paperlink-read-position')!).state).toEqual({ position: 33 });
+    sessionStorage.setItem('paperlink-read-position', JSON.stringify({ state: { position: 44 }, version: 0 }));
+    await useReadSide.persist.rehydrate();
+    expect(useReadSide.getState()).toMatchObject({ position: 44, behind: false });
+  });
+
   it('ignores a malformed position', async () => {
     const { adapter } = fakeServer(() => ({ status: 200, headers: { 'x-position': '9e9', 'x-read-side': 'behind' } }));
     await createApiClient({ adapter }).post('/x', {});

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
 
 /**
  * Read-your-writes for this tab (ADR 0025, 0030): the server answers a write with its log position
@@ -6,7 +7,8 @@ import { create } from 'zustand';
  * very large import is answered before all of its rows are listed). The API client keeps the
  * newest position it was given and sends it with every read (`X-Min-Position`, with `Prefer:
  * wait=1`), so a list never shows less than this tab has written; while the server says
- * `behind`, the shell says so (ReadSideNotice) and asks again until it is current.
+ * `behind`, the shell says so (ReadSideNotice) and asks again until it is current. The position
+ * is kept in the tab's sessionStorage, so a reload still reads this tab's writes.
  */
 interface ReadSideState {
   /** The newest log position this tab wrote (0: none yet). */
@@ -18,7 +20,7 @@ interface ReadSideState {
   reset(): void;
 }
 
-export const useReadSide = create<ReadSideState>((set, get) => ({
+export const useReadSide = create<ReadSideState>()(persist((set, get) => ({
   position: 0,
   behind: false,
   noteAnswer: (position, readSide, askedFor) => {
@@ -32,6 +34,10 @@ export const useReadSide = create<ReadSideState>((set, get) => ({
     else if (readSide === 'behind' && askedFor !== null && askedFor >= state.position) set({ behind: true });
   },
   reset: () => set({ position: 0, behind: false }),
+}), {
+  name: 'paperlink-read-position',
+  storage: createJSONStorage(() => sessionStorage),
+  partialize: (s) => ({ position: s.position }),
 }));
 
 /** How long a read may be held for this tab's own writes, seconds (RFC 7240 `Prefer: wait`). */
