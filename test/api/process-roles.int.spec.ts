@@ -28,7 +28,7 @@ async function call(server: ServerProcess, method: string, path: string, body?: 
     ...(body !== undefined ? { body: isForm ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { code?: string } };
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { code?: string }, headers: res.headers };
 }
 
 /** Polls the query process until `check` holds (it reads what the projector process commits). */
@@ -92,6 +92,12 @@ describe('command, query and projector as three processes on one data folder', (
 
     const fixed = await call(command, 'PUT', `/transactions/${first.id}`, { description: 'Corrected via the command process', category: 'Travel', job_number: 'J-1', cost_code: 'C-1', amount: first.amount });
     expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    // Read-your-writes across processes (ADR 0025, 0030): one read on the query process, asked to wait for the write's position, holds it.
+    const position = fixed.headers.get('x-position');
+    expect(Number(position)).toBeGreaterThan(0);
+    const direct = await call(query, 'GET', `/transactions/${first.id}`, undefined, { 'x-min-position': position! });
+    expect(direct.headers.get('x-read-side')).toBe('current');
+    expect((direct.body.transaction as { description: string }).description).toBe('Corrected via the command process');
     const one = await eventually(() => call(query, 'GET', `/transactions/${first.id}`), (r) => (r.body.transaction as { description?: string } | undefined)?.description === 'Corrected via the command process');
     expect((one.body.transaction as { description: string }).description).toBe('Corrected via the command process');
     // Its history is read from the shared event log by the query process.
