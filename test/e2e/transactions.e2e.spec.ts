@@ -87,7 +87,7 @@ browserSuite(NAME, () => {
       expect(await page.getByRole('table', { name: 'User assignment details' }).getByRole('row').count()).toBe(21);
       await shot(page, '11-import-result');
       // Read-your-writes (ADR 0030): the import's position goes with the next read of the list, whose answer says it holds it.
-      const importAnswer = await page.evaluate(() => JSON.parse(sessionStorage.getItem('paperlink-read-position') ?? '{}') as { state?: { position?: number } });
+      const importAnswer = JSON.parse((await page.evaluate("window.sessionStorage.getItem('paperlink-read-position')")) ?? '{}') as { state?: { position?: number } };
       expect(importAnswer.state?.position).toBeGreaterThan(0);
       const listRead = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/transactions' && r.request().method() === 'GET');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions', exact: true }).click();
