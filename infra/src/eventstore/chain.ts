@@ -46,6 +46,72 @@ function quotedKey(key: string): string {
  * strings as ECMAScript's JSON.stringify writes them.
  */
 export function canonicalJson(value: unknown): string {
+  // Data without array-index-like keys (nearly every event) is JSON.stringify of a copy whose
+  // keys are inserted in sorted order: V8 writes string keys in insertion order, and its
+  // strings, numbers and what it drops or converts are RFC 8785's and canonicalJsonByHand's.
+  // About 4x faster on a 1,000-row import event (ADR 0030 amendment); anything else: by hand.
+  const sorted = sortedForStringify(value, 0);
+  if (sorted !== BY_HAND) return JSON.stringify(sorted) ?? 'null';
+  return canonicalJsonByHand(value);
+}
+
+/** A value that the sorted copy cannot stand for (see sortedForStringify). */
+const BY_HAND = Symbol('by hand');
+/** Keys V8 enumerates before every other key, in numeric order (array indices): not insertion order. */
+const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
+/** Nesting deeper than this is left to the by-hand path (which says what the data is). */
+const MAX_DEPTH = 200;
+
+/**
+ * `value` with every plain object's keys in sorted (UTF-16 code unit) insertion order, sharing
+ * what is sorted already; BY_HAND when JSON.stringify of it could differ from canonicalJsonByHand:
+ * an array-index-like key, a bigint, a toJSON that does not give a string, deep nesting.
+ */
+function sortedForStringify(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return typeof value === 'bigint' ? BY_HAND : value;
+  if (depth > MAX_DEPTH) return BY_HAND;
+  // JSON.stringify unwraps boxed primitives; canonicalJsonByHand writes their keys.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return BY_HAND;
+  const withJson = value as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === 'function') {
+    const json = withJson.toJSON();
+    return typeof json === 'string' ? json : BY_HAND;
+  }
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i] as unknown;
+      const s = sortedForStringify(v, depth + 1);
+      if (s === BY_HAND) return BY_HAND;
+      if (s !== v) (out ??= value.slice())[i] = s;
+    }
+    return out ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let inOrder = true;
+  for (let i = 0; i < keys.length; i++) {
+    if (INDEX_LIKE.test(keys[i]!)) return BY_HAND;
+    if (i > 0 && keys[i - 1]! > keys[i]!) inOrder = false;
+  }
+  if (!inOrder) keys.sort();
+  let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const v = record[key];
+    const s = sortedForStringify(v, depth + 1);
+    if (s === BY_HAND) return BY_HAND;
+    if (!out && s !== v) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = record[keys[j]!];
+    }
+    if (out) out[key] = s;
+  }
+  return out ?? value;
+}
+
+/** canonicalJson built piece by piece: the reference, and the path for what the sorted copy cannot stand for. */
+export function canonicalJsonByHand(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -63,12 +129,12 @@ export function canonicalJson(value: unknown): string {
       return 'null';
   }
   const withJson = value as { toJSON?: () => unknown };
-  if (typeof withJson.toJSON === 'function') return canonicalJson(withJson.toJSON());
+  if (typeof withJson.toJSON === 'function') return canonicalJsonByHand(withJson.toJSON());
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ',';
-      out += canonicalJson(value[i]);
+      out += canonicalJsonByHand(value[i]);
     }
     return `${out}]`;
   }
@@ -81,7 +147,7 @@ export function canonicalJson(value: unknown): string {
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
     if (!first) out += ',';
     first = false;
-    out += `${quotedKey(key)}:${canonicalJson(v)}`;
+    out += `${quotedKey(key)}:${canonicalJsonByHand(v)}`;
   }
   return `${out}}`;
 }
