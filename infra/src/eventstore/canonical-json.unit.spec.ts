@@ -67,6 +67,8 @@ describe('canonicalJson: the sorted copy through JSON.stringify equals the by-ha
       { when: new Date('2024-01-01T00:00:00Z'), custom: { toJSON: () => ({ z: 1, a: 2 }) } },
       { f: () => 1, s: Symbol('x'), u: undefined, list: [undefined, () => 1, Symbol('y')] },
       new Map([['a', 1]]),
+      JSON.parse('{"b":1,"__proto__":{"y":1,"x":2},"a":[{"__proto__":3,"c":1}]}') as unknown,
+      JSON.parse('{"a":1,"__proto__":{"x":2}}') as unknown,
       Object.assign(Object.create({ inherited: 1 }) as object, { own: 2, a: 1 }),
       deep,
       undefined,
@@ -76,6 +78,7 @@ describe('canonicalJson: the sorted copy through JSON.stringify equals the by-ha
     ];
     for (const v of odd) expect(canonicalJson(v)).toBe(canonicalJsonByHand(v));
     expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: { y: 1, x: 2 } })).toBe('{"a":{"x":2,"y":1},"b":[{"c":2,"d":1}]}');
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"y":1,"x":2}}'))).toBe('{"__proto__":{"x":2,"y":1},"b":1}');
     expect(canonicalJson(1n as unknown)).toBe(canonicalJsonByHand(1n as unknown));
   });
 
