@@ -1,5 +1,5 @@
 import type { AxiosError} from 'axios';
-import axios, { type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import axios, { AxiosHeaders, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { tokenStorage } from './storage';
 import { asOfFor } from './as-of';
 import { positionHeader, readSideHeaders, useReadSide } from './read-side';
@@ -78,8 +78,9 @@ export function createApiClient(options: ClientOptions = {}): AxiosInstance {
   });
 
   client.interceptors.response.use((response) => {
-    const readSide = headerOf(response.headers, 'x-read-side');
-    useReadSide.getState().noteAnswer(positionHeader(headerOf(response.headers, 'x-position')), typeof readSide === 'string' ? readSide : null, positionHeader(headerOf(response.config.headers, 'x-min-position')));
+    const answer = AxiosHeaders.from(response.headers as AxiosHeaders);
+    const readSide = answer.get('x-read-side');
+    useReadSide.getState().noteAnswer(positionHeader(answer.get('x-position')), typeof readSide === 'string' ? readSide : null, positionHeader(response.config.headers.get('x-min-position')));
     return response;
   }, async (error: AxiosError) => {
     const config = error.config as RetryConfig | undefined;
@@ -113,15 +114,6 @@ export function createApiClient(options: ClientOptions = {}): AxiosInstance {
     throw error;
   });
   return client;
-}
-
-/** A header of an answer or request, whatever the case of its name and whether axios made it an AxiosHeaders. */
-function headerOf(headers: unknown, name: string): unknown {
-  if (!headers || typeof headers !== 'object') return undefined;
-  const h = headers as { get?: (n: string) => unknown } & Record<string, unknown>;
-  if (typeof h.get === 'function') return h.get(name);
-  const key = Object.keys(h).find((k) => k.toLowerCase() === name);
-  return key === undefined ? undefined : h[key];
 }
 
 function companyHeader(): Record<string, string> {

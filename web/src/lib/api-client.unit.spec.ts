@@ -94,7 +94,7 @@ describe('429 back-off', () => {
 
 describe('401: refresh once and retry', () => {
   it('refreshes the tokens, stores both, and retries the request once', async () => {
-    const { calls, adapter } = fakeServer((c): Reply => {
+    const { calls, adapter } = fakeServer((c) => {
       if (c.url?.endsWith('/auth/refresh')) return { status: 200, data: { accessToken: 'access-2', refreshToken: 'refresh-2' } };
       return header(c, 'Authorization') === 'Bearer access-2' ? { status: 200, data: 'ok' } : { status: 401 };
     });
@@ -127,7 +127,7 @@ describe('401: refresh once and retry', () => {
   });
 
   it('shares one refresh between concurrent 401s', async () => {
-    const { calls, adapter } = fakeServer((c): Reply => {
+    const { calls, adapter } = fakeServer((c) => {
       if (c.url?.endsWith('/auth/refresh')) return { status: 200, data: { accessToken: 'access-2', refreshToken: 'refresh-2' } };
       return header(c, 'Authorization') === 'Bearer access-2' ? { status: 200 } : { status: 401 };
     });

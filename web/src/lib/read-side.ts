@@ -30,8 +30,8 @@ export const useReadSide = create<ReadSideState>()(persist((set, get) => ({
       set({ position, behind: readSide === 'behind' });
       return;
     }
-    if (readSide === 'current' && askedFor !== null && askedFor >= state.position) set({ behind: false });
-    else if (readSide === 'behind' && askedFor !== null && askedFor >= state.position) set({ behind: true });
+    // A read that asked for this tab's newest position says whether the lists hold it.
+    if ((readSide === 'current' || readSide === 'behind') && askedFor !== null && askedFor >= state.position) set({ behind: readSide === 'behind' });
   },
   reset: () => set({ position: 0, behind: false }),
 }), {
