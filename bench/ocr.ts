@@ -48,6 +48,8 @@ const GOALS = { total: 0.95, date: 0.97, merchant: 0.9, confident: 0.97, medianS
 const workers = Number(args[args.indexOf('--workers') + 1]) || availableParallelism();
 const retry = !args.includes('--no-retry');
 const lines = !args.includes('--no-lines');
+/** `--second-all`: the second line reader reads every re-read line, not only a still doubtful field's (read-receipt.ts `secondFor`). */
+const secondFor = args.includes('--second-all') ? 'all' as const : 'doubtful' as const;
 const verbose = args.includes('--verbose');
 const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : Infinity;
 /** `--tess name=value` (repeatable): a tesseract variable set on every worker, to measure one against the defaults. */
@@ -165,7 +167,7 @@ const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
 const wallT = performance.now();
-const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, ...(secondLines ? { secondLines } : {}), ...(period ? { extract: { period } } : {}), ...withFold(label.id) })));
+const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, secondFor, ...(secondLines ? { secondLines } : {}), ...(period ? { extract: { period } } : {}), ...withFold(label.id) })));
 await closeSecond?.();
 const wallMs = performance.now() - wallT;
 await pool.close();

@@ -7,6 +7,8 @@ import { renderPdfPages } from './pdf';
 import { paddleLineFiles, readPaddleLines } from './paddle-line-host';
 import { createOcrPool } from './pool';
 import { readReceipt } from './read-receipt';
+import { CONFIDENT_AT } from '@paperlink/domain';
+import type { OcrBox, OcrWord, RereadLine } from '@paperlink/domain';
 
 const DPI = 200;
 const px = (pt: number): number => Math.round((pt * DPI) / 72);
@@ -113,6 +115,32 @@ describe('readReceipt with a second line reader', () => {
     expect(r.secondLinesRead).toBe(0);
     expect(r.fields.date?.value).toBe('2018-03-21');
     expect(r.fields.merchant?.value).toMatch(/CORNER HARDWARE/);
+  });
+
+  it('reads only the lines of a field the first reader left doubtful, unless asked for all of them', async () => {
+    // Two lines to read again: the date's (read surely by the first reader) and the doubtful total's.
+    const rereadLines = async (_text: string, words: readonly OcrWord[]): Promise<RereadLine[]> => {
+      const box = (re: RegExp): OcrBox => {
+        const w = words.find((x) => re.test(x.text))!;
+        return { x0: w.bbox!.x0, y0: w.bbox!.y0, x1: w.bbox!.x1, y1: w.bbox!.y1 };
+      };
+      return [{ box: box(/21\/03\/2018/), fields: ['date'] }, { box: box(/^16\.00$/), fields: ['total'] }];
+    };
+    const asked = async (secondFor?: 'all' | 'doubtful'): Promise<{ boxes: number; date: number | undefined; total: number | undefined }> => {
+      let boxes = 0;
+      const r = await readReceipt(await doubtful(), ocr, {
+        retry: true,
+        rereadLines,
+        ...(secondFor ? { secondFor } : {}),
+        secondLines: { readLines: async (_page, _size, b) => { boxes += b.length; return []; } },
+      });
+      return { boxes, date: r.fields.date?.confidence, total: r.fields.total?.confidence };
+    };
+    const byDefault = await asked();
+    expect(byDefault.date).toBeGreaterThanOrEqual(CONFIDENT_AT);
+    expect(byDefault.total ?? 0).toBeLessThan(CONFIDENT_AT);
+    expect(byDefault.boxes).toBe(1);
+    expect((await asked('all')).boxes).toBe(2);
   });
 
   it('votes its mended reading with the first: a second reading of the same total agrees with it', async () => {

@@ -10,7 +10,7 @@
  * missing or unsure, two more readings of differently prepared pages are voted on (see reading.ts
  * RETRY_READINGS, combine.ts).
  */
-import { combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
+import { CONFIDENT_AT, combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
 import type { ExtractOptions, OcrBox, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
 import { patchReading, rereadLines, wordBoxesOn } from './line-reread';
 import type { LineReading } from './line-reread';
@@ -45,6 +45,11 @@ export interface ReadReceiptOptions {
    * one more reading in the vote (combine.ts). Its failure is not the receipt's.
    */
   secondLines?: SecondLineReader;
+  /**
+   * Which of the re-read lines the second reader reads: `doubtful` (default) only those of a field
+   * the first reader's line re-reading left missing or under CONFIDENT_AT; `all` every line re-read.
+   */
+  secondFor?: 'all' | 'doubtful';
 }
 
 export interface SecondLineReader {
@@ -138,14 +143,15 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
     // The doubtful fields' lines, read by the second reader, with the word gaps of the page
     // reading (tesseract parts words more surely than the recogniser, which reads characters
     // better).
-    if (options.secondLines && targets.length > 0) {
+    const secondTargets = (options.secondFor ?? 'doubtful') === 'all' ? targets : targets.filter((t) => t.fields.some((f) => (fields[f]?.confidence ?? 0) < CONFIDENT_AT));
+    if (options.secondLines && secondTargets.length > 0) {
       try {
-        const lines = await options.secondLines.readLines(first.image, first.size, targets.map((t) => t.box), targets.map((t) => wordBoxesOn(base.words, t.box)));
+        const lines = await options.secondLines.readLines(first.image, first.size, secondTargets.map((t) => t.box), secondTargets.map((t) => wordBoxesOn(base.words, t.box)));
         const patched = patchReading(base.text, base.words, lines, { prefer: 'line' });
         secondLinesRead = lines.length;
         if (patched.replaced > 0) {
           const mended = await fieldsOf(options, patched.text, patched.words);
-          second = takeRereadFields(fields, mended, [...new Set(targets.flatMap((t) => t.fields))]);
+          second = takeRereadFields(fields, mended, [...new Set(secondTargets.flatMap((t) => t.fields))]);
         }
       } catch (error) {
         secondLinesError = error instanceof Error ? error.message : String(error);
