@@ -31,6 +31,8 @@ export default defineConfig({
           name: 'unit',
           include: ['{domain,command-api,projections,query-api,infra}/src/**/*.unit.spec.ts'],
           environment: 'node',
+          // Two files at a time (vitest's default on 2 cores is one): `make test` stays under 15 minutes.
+          maxWorkers: 2,
         },
       },
       {
@@ -57,6 +59,7 @@ export default defineConfig({
           root: 'web',
           include: ['src/**/*.unit.spec.{ts,tsx}'],
           environment: 'jsdom',
+          maxWorkers: 2,
         },
       },
       {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { invite, registerAccount, startApi, TEST_HASH_PREFIX, type Account, type Api } from '../support/harness';
 import { BANK_CSV, imageOf, labelledReader, labels } from '../support/labelled-reader';
 
 interface Entry {
@@ -176,6 +176,7 @@ describe('GET /api/history/{kind}/{id}', () => {
     expect(h.entries[2]!.changes).toEqual([{ field: 'role', before: 'user', after: 'manager' }]);
     expect(h.entries[2]!.who).toMatchObject({ userId: ada.userId, name: 'Ada Admin', role: 'admin' });
     expect(JSON.stringify(h)).not.toMatch(/passwordHash|argon2/);
+    expect(JSON.stringify(h)).not.toContain(TEST_HASH_PREFIX);
     expect(h.current).toMatchObject({ role: 'manager', first_name: 'Bo' });
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerAccount, startApi, type Api } from '../support/harness';
+import { productHasher, registerAccount, startApi, type Api } from '../support/harness';
 import { botnet, login, PROXIED } from '../support/proxied';
 
 let api: Api | undefined;
@@ -21,7 +21,7 @@ async function guess(a: Api, email: string, addresses: string[]): Promise<number
 
 describe('sign-in throttling cannot be turned against the owner', () => {
   it('the owner signs in with the right password from a clean address after 120 failures from others', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const statuses = await guess(api, owner.email, botnet(120));
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
@@ -31,7 +31,7 @@ describe('sign-in throttling cannot be turned against the owner', () => {
   }, 120_000);
 
   it('the per-account hourly cap still holds for guessing: addresses that failed get 429, even with the right password', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const addresses = botnet(100);
     expect(await guess(api, owner.email, addresses)).toEqual(addresses.map(() => 401));
@@ -54,7 +54,7 @@ describe('sign-in throttling cannot be turned against the owner', () => {
   }, 120_000);
 
   it('guessing from one address slows down: after 3 failures each try waits longer (exponential)', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const address = '192.0.2.50';
     expect(await guess(api, owner.email, [address, address, address])).toEqual([401, 401, 401]);
@@ -71,7 +71,7 @@ describe('sign-in throttling cannot be turned against the owner', () => {
   }, 30_000);
 
   it('an email of no account is throttled the same way (a 429 does not tell that an account exists)', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const ghost = `ghost-${randomUUID().slice(0, 8)}@example.com`;
     const real = await guess(api, owner.email, ['192.0.2.60', '192.0.2.60', '192.0.2.60', '192.0.2.60']);
@@ -81,7 +81,7 @@ describe('sign-in throttling cannot be turned against the owner', () => {
   }, 30_000);
 
   it('150 parallel failed attempts from one address: no more than the per-address limit are checked', async () => {
-    api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '50' });
+    api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '50' }, undefined, productHasher);
     const address = '192.0.2.99';
     const results = await Promise.all(
       Array.from({ length: 150 }, (_, i) => login(api!, address, `nobody-${i}-${randomUUID().slice(0, 6)}@example.com`, 'Wrong-guess-1')),
@@ -97,7 +97,7 @@ describe('sign-in throttling cannot be turned against the owner', () => {
   }, 120_000);
 
   it('a successful sign-in frees its address (a reserved slot is given back)', async () => {
-    api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '3' });
+    api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '3' }, undefined, productHasher);
     const owner = await registerAccount(api);
     const address = '192.0.2.120';
     for (let i = 0; i < 5; i++) expect((await login(api, address, owner.email, owner.password)).status).toBe(200);
@@ -108,12 +108,12 @@ describe('sign-in throttling cannot be turned against the owner', () => {
   it('the per-account counts survive a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paperlink-throttle-'));
     try {
-      api = await startApi(PROXIED, dir);
+      api = await startApi(PROXIED, dir, productHasher);
       const owner = await registerAccount(api);
       const addresses = botnet(100);
       expect(await guess(api, owner.email, addresses)).toEqual(addresses.map(() => 401));
       await api.close();
-      api = await startApi(PROXIED, dir);
+      api = await startApi(PROXIED, dir, productHasher);
       expect((await login(api, addresses[5]!, owner.email, owner.password)).status).toBe(429);
       expect((await login(api, '192.0.2.200', owner.email, owner.password)).status).toBe(200);
     } finally {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerAccount, startApi, type Account, type Api } from '../support/harness';
+import { productHasher, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { botnet, from, login, PROXIED } from '../support/proxied';
 
 /**
@@ -39,7 +39,7 @@ function expectLimited(res: { status: number; body: { code?: string; error?: str
 
 describe('a stolen access token cannot guess the current password at full speed', () => {
   it('wrong current passwords in a row: after 3 the session and address wait (growing delays); the owner changes it from a fresh session', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const stolen = owner.accessToken;
     const attacker = '203.0.113.5';
@@ -78,7 +78,7 @@ describe('a stolen access token cannot guess the current password at full speed'
   }, 60_000);
 
   it('wrong current passwords count towards the account’s 100 failures an hour', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const attacker = '203.0.113.20';
     expect((await wrongChanges(api, owner.accessToken, attacker, 3)).map((r) => r.status)).toEqual([400, 400, 400]);
@@ -103,7 +103,7 @@ describe('a stolen access token cannot guess the current password at full speed'
   }, 120_000);
 
   it('20 parallel wrong current passwords with one token: no more than 3 are answered as checked', async () => {
-    api = await startApi(PROXIED);
+    api = await startApi(PROXIED, undefined, productHasher);
     const owner = await registerAccount(api);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => change(api!, owner.accessToken, '203.0.113.40', `Wrong-current-${i}`)));
     const checked = results.filter((r) => r.status !== 429);
@@ -114,7 +114,7 @@ describe('a stolen access token cannot guess the current password at full speed'
   }, 60_000);
 
   it('they spend the address’s budget of failed attempts, shared with sign-in', async () => {
-    api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '3' });
+    api = await startApi({ ...PROXIED, LOGIN_MAX_FAILURES_PER_ADDRESS: '3' }, undefined, productHasher);
     const address = '203.0.113.60';
     const accounts: Account[] = [];
     for (let i = 0; i < 3; i++) accounts.push(await registerAccount(api));

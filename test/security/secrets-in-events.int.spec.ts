@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { upgradeRequestRecords } from '../../infra/src/eventstore/upgrade-request-records';
-import { startApi } from '../support/harness';
+import { productHasher, startApi } from '../support/harness';
 
 /**
  * Issue 11, item 1: the retry fingerprint of a request was an unsalted SHA-256 of its body, so
@@ -53,7 +53,7 @@ function expectAbsent(bytes: Buffer, needles: string[]): void {
 describe('a fresh data folder', () => {
   it('register, sign-ins (good and bad), a refresh and a password change leave no password and no unkeyed digest of a body in events.sqlite', async () => {
     const dir = folder();
-    const api = await startApi({}, dir);
+    const api = await startApi({}, dir, productHasher);
     const needles: string[] = [];
     const email = `secret-${randomUUID().slice(0, 8)}@example.com`;
     const password = 'Zebra-Quartz-9123!';
@@ -143,14 +143,14 @@ describe('a data folder written by the old bus', () => {
     const email = `old-${randomUUID().slice(0, 8)}@example.com`;
     const password = 'Old-Folder-Secret-77';
     // A real account in the folder, signed up by today's code without a request id (no record).
-    const first = await startApi({}, dir);
+    const first = await startApi({}, dir, productHasher);
     expect((await first.http.post('/api/auth/register').send({ firstName: 'Old', lastName: 'Folder', email, password, companyName: 'Old Co' })).status).toBe(201);
     await first.close();
     const requests = await oldFolder(dir, email, password);
     const digests = requests.map((r) => oldFingerprint(r.parts));
     expect(digests.every((d) => rawEventStore(dir).includes(Buffer.from(d)))).toBe(true); // the fixture holds them
 
-    const api = await startApi({}, dir);
+    const api = await startApi({}, dir, productHasher);
     try {
       expectAbsent(rawEventStore(dir), digests);
       // The records are still there, without a fingerprint: a retry across the upgrade is refused, never replayed blindly.

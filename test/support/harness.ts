@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createPaperlink, type Paperlink, type PaperlinkOptions } from '../../infra/src/app';
 import { loadConfig, type Config } from '../../infra/src/config';
+import { Argon2Hasher } from '../../infra/src/passwords';
+import type { PasswordHasher } from '@paperlink/command-api';
 
 export interface Api {
   paperlink: Paperlink;
@@ -13,11 +15,39 @@ export interface Api {
   close(): Promise<void>;
 }
 
-/** The whole product in this process, on a fresh data folder. */
+/** What the test hasher's hashes begin with (tests that look for password material look for it too). */
+export const TEST_HASH_PREFIX = 'test-hmac$';
+const TEST_HASH_KEY = randomBytes(32);
+const ARGON2 = new Argon2Hasher();
+
+/**
+ * The password hasher of in-process tests unless a test passes its own: HMAC-SHA256 under a key
+ * made for this test process, so a test's folder holds no unkeyed digest of a password either. It
+ * verifies the product's argon2id hashes too (folders made by earlier versions). argon2id costs
+ * 40-55 ms of CPU per hash or verify on the 2-core machines here, and `make test` registers and
+ * signs in thousands of times: this keeps it under its 15 minutes. The product's hasher is what
+ * the password and throttling tests (`productHasher`), the server-process and browser tests run.
+ */
+export const testHasher: PasswordHasher = {
+  async hash(password) {
+    return TEST_HASH_PREFIX + createHmac('sha256', TEST_HASH_KEY).update(password).digest('base64url');
+  },
+  async verify(hash, password) {
+    if (!hash.startsWith(TEST_HASH_PREFIX)) return ARGON2.verify(hash, password);
+    const want = Buffer.from(await this.hash(password));
+    const got = Buffer.from(hash);
+    return got.length === want.length && timingSafeEqual(got, want);
+  },
+};
+
+/** `startApi`'s options for a test of password handling itself: the product's argon2id hasher. */
+export const productHasher: PaperlinkOptions = { hasher: ARGON2 };
+
+/** The whole product in this process, on a fresh data folder (`testHasher` unless `options.hasher`). */
 export async function startApi(env: Partial<Record<keyof Config, string>> = {}, dataDir?: string, options: PaperlinkOptions = {}): Promise<Api> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'paperlink-api-'));
   const config = loadConfig({ DATA_DIR: dir, WEB_DIST: join(dir, 'no-web'), ...env });
-  const paperlink = await createPaperlink(config, options);
+  const paperlink = await createPaperlink(config, { hasher: testHasher, ...options });
   return {
     paperlink,
     http: request(paperlink.app),
