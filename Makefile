@@ -67,7 +67,11 @@ bundle-size: build-web
 test-e2e: build chromium bundle-size
 	@if ls test/e2e/*.e2e.spec.ts >/dev/null 2>&1; then npx vitest run --project e2e; else echo "test-e2e: this checkout has no browser tests yet (test/e2e is empty)"; fi
 
-test: install typecheck lint test-unit test-int test-e2e
+# typecheck, lint and the browser's install side by side (one core each, apt mostly waits), then
+# the test tiers in order: `make test` stays under its 15 minutes on 2 cores.
+test: install
+	@$(MAKE) --no-print-directory -j3 --output-sync=target typecheck lint chromium
+	@$(MAKE) --no-print-directory test-unit test-int test-e2e
 
 bench: install
 	node --import tsx bench/run.ts
