@@ -25,7 +25,7 @@ export type * from './receipts/upload';
 export type * from './receipts/types';
 export { extractReceiptFields } from './receipts/extract';
 export { CONFIDENT_AT } from './receipts/learned/model';
-export { combineReadings, needsAnotherReading, takeRereadFields } from './receipts/combine';
+export { combineReadings, needsAnotherReading, RETRY_BELOW, takeRereadFields } from './receipts/combine';
 export { linesToReread } from './receipts/reread-lines';
 export type { RereadLine } from './receipts/reread-lines';
 export { companyDateOrder, DATE_ORDER_SETTINGS, decideDateOrder, merchantDateOrders, merchantOrderOf, provenOrder } from './receipts/date-order';

@@ -7,7 +7,7 @@ import { renderPdfPages } from './pdf';
 import { paddleLineFiles, readPaddleLines } from './paddle-line-host';
 import { createOcrPool } from './pool';
 import { readReceipt } from './read-receipt';
-import { CONFIDENT_AT } from '@paperlink/domain';
+import { CONFIDENT_AT, RETRY_BELOW } from '@paperlink/domain';
 import type { OcrBox, OcrWord, RereadLine } from '@paperlink/domain';
 
 const DPI = 200;
@@ -141,6 +141,36 @@ describe('readReceipt with a second line reader', () => {
     expect(byDefault.total ?? 0).toBeLessThan(CONFIDENT_AT);
     expect(byDefault.boxes).toBe(1);
     expect((await asked('all')).boxes).toBe(2);
+  });
+
+  it('decides on another page reading from the vote so far: a second reader that makes the total sure spares the retries', async () => {
+    // Three amounts on the last line and no label: the total is unsure (under RETRY_BELOW). The
+    // second reader reads the total's lines as a labelled total: with it the total is sure and no
+    // page is read again; with a reader that reads nothing the receipt takes the retry readings.
+    const unsure = (): Promise<Buffer> => page([
+      { text: 'CORNER HARDWARE', x: 20, y: 20 },
+      { text: 'Date: 21/03/2018', x: 20, y: 40 },
+      { text: 'Hammer 12.90', x: 20, y: 70 },
+      { text: 'Nails 3.10', x: 20, y: 85 },
+      { text: '16.00 20.00 4.00', x: 20, y: 105 },
+    ], [260, 160]);
+    const reader = (label: boolean) => ({
+      readLines: async (_page: Uint8Array, _size: { width: number; height: number }, boxes: readonly OcrBox[]) => boxes.map((box) => {
+        const h = box.y1 - box.y0;
+        const words: OcrWord[] = label
+          ? [{ text: 'TOTAL', confidence: 96, bbox: { x0: box.x0, y0: box.y0, x1: box.x0 + 5 * h, y1: box.y1 } }, { text: '20.00', confidence: 96, bbox: { x0: box.x0 + 6 * h, y0: box.y0, x1: box.x0 + 11 * h, y1: box.y1 } }]
+          : [];
+        return { box, crop: box, words, ms: 0 };
+      }),
+    });
+    const alone = await readReceipt(await unsure(), ocr, { secondLines: reader(false) });
+    expect(alone.fields.total?.confidence ?? 0).toBeLessThan(RETRY_BELOW.total);
+    expect(alone.passes).toBeGreaterThan(1);
+    const sure = await readReceipt(await unsure(), ocr, { secondLines: reader(true) });
+    expect(sure.secondLinesRead).toBeGreaterThan(0);
+    expect(sure.fields.total?.cents).toBe(2000);
+    expect(sure.fields.total!.confidence).toBeGreaterThanOrEqual(RETRY_BELOW.total);
+    expect(sure.passes).toBe(1);
   });
 
   it('votes its mended reading with the first: a second reading of the same total agrees with it', async () => {

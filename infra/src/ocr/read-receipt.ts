@@ -159,7 +159,9 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
     }
   }
   const readings = second ? [fields, second] : [fields];
-  if ((options.retry ?? true) && needsAnotherReading(fields)) {
+  // Whether the page is read again is decided on the vote of the readings so far (the second
+  // reader's included), as the final fields will be.
+  if ((options.retry ?? true) && needsAnotherReading(combineReadings(readings))) {
     // One after the other: a receipt never holds more than one worker, so the pool's
     // throughput is shared fairly between receipts.
     for (const preparation of RETRY_READINGS) {
