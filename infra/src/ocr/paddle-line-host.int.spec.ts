@@ -90,14 +90,16 @@ describe('PaddleOCR recogniser on lines (offline: model and runtime from npm pac
 });
 
 describe('readReceipt with a second line reader', () => {
-  // No total label: the total is doubtful, so its candidate lines go to the second reader.
-  const doubtful = (): Promise<Buffer> => page([
+  /** An invented hardware receipt whose last line holds `amounts` and no total label. */
+  const hardware = (amounts: string, size: [number, number] = SIZE): Promise<Buffer> => page([
     { text: 'CORNER HARDWARE', x: 20, y: 20 },
     { text: 'Date: 21/03/2018', x: 20, y: 40 },
     { text: 'Hammer 12.90', x: 20, y: 70 },
     { text: 'Nails 3.10', x: 20, y: 85 },
-    { text: '16.00', x: 20, y: 105 },
-  ], SIZE);
+    { text: amounts, x: 20, y: 105 },
+  ], size);
+  // No total label: the total is doubtful, so its candidate lines go to the second reader.
+  const doubtful = (): Promise<Buffer> => hardware('16.00');
 
   it('gives the doubtful total\'s lines to it, and a failing reader is not the receipt\'s failure', async () => {
     const asked: number[] = [];
@@ -147,13 +149,7 @@ describe('readReceipt with a second line reader', () => {
     // Three amounts on the last line and no label: the total is unsure (under RETRY_BELOW). The
     // second reader reads the total's lines as a labelled total: with it the total is sure and no
     // page is read again; with a reader that reads nothing the receipt takes the retry readings.
-    const unsure = (): Promise<Buffer> => page([
-      { text: 'CORNER HARDWARE', x: 20, y: 20 },
-      { text: 'Date: 21/03/2018', x: 20, y: 40 },
-      { text: 'Hammer 12.90', x: 20, y: 70 },
-      { text: 'Nails 3.10', x: 20, y: 85 },
-      { text: '16.00 20.00 4.00', x: 20, y: 105 },
-    ], [260, 160]);
+    const unsure = (): Promise<Buffer> => hardware('16.00 20.00 4.00', [260, 160]);
     const reader = (label: boolean) => ({
       readLines: async (_page: Uint8Array, _size: { width: number; height: number }, boxes: readonly OcrBox[]) => boxes.map((box) => {
         const h = box.y1 - box.y0;
