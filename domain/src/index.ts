@@ -26,7 +26,7 @@ export type * from './receipts/types';
 export { extractReceiptFields } from './receipts/extract';
 export { CONFIDENT_AT } from './receipts/learned/model';
 export { combineReadings, needsAnotherReading, RETRY_BELOW, takeRereadFields } from './receipts/combine';
-export { linesToReread } from './receipts/reread-lines';
+export { linesForSecondReader, linesToReread } from './receipts/reread-lines';
 export type { RereadLine } from './receipts/reread-lines';
 export { companyDateOrder, DATE_ORDER_SETTINGS, decideDateOrder, merchantDateOrders, merchantOrderOf, provenOrder } from './receipts/date-order';
 export type { DateOrder, DateOrderDecision, DateOrderEvidence, DateOrderSetting, PastReceipt } from './receipts/date-order';

@@ -43,6 +43,15 @@ const DATE_LABEL = /\b(DATE|DATED|TARIKH|DT|TXN DATE|BIZDATE|DATUM|FECHA)\b/;
 const TIME = /\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d{1,2}\.\d{2}\s?[AP]M\b/;
 const OTHER_DATE_LABEL = /\b(EXP|EXPIRY|EXPIRES|VALID|BEST BEFORE|DUE|BIRTH|DOB|UNTIL)\b/;
 
+/**
+ * A line where a date was printed, whether or not one could be read from it: a DATE label, or
+ * three groups of digits parted like a date (`05-05-7015`, a year no reading can take).
+ */
+export function mayHoldDate(text: string): boolean {
+  const upper = text.toUpperCase();
+  return DATE_LABEL.test(labelForm(upper)) || /(?<!\d)\d{1,4}\s?[-/.]\s?\d{1,2}\s?[-/.]\s?\d{2,4}(?!\d)/.test(upper);
+}
+
 /** Finds the purchase date; day first for ambiguous numeric dates unless told or shown otherwise. */
 export function extractDate(lines: readonly ReceiptLine[], options: ExtractOptions = {}): Extracted<string> | null {
   const normalised = lines.map((l) => ({ ...l, text: dateDigitsForm(l.text.toUpperCase()) }));

@@ -2,7 +2,7 @@
 export { extractReceiptFields } from './extract';
 export { CONFIDENT_AT } from './learned/model';
 export { combineReadings, needsAnotherReading, RETRY_BELOW, takeRereadFields } from './combine';
-export { doubtfulFields, linesToReread, REREAD_PER_FIELD } from './reread-lines';
+export { doubtfulFields, linesForSecondReader, linesToReread, REREAD_PER_FIELD } from './reread-lines';
 export type { RereadField, RereadLine, RereadOptions } from './reread-lines';
 export { sniffFile, receiptFileError, countPdfPages, RECEIPT_MAX_BYTES, RECEIPT_MAX_PIXELS, RECEIPT_MAX_PAGES } from './filetype';
 export type { ReceiptFileErrorCode, ReceiptFileKind, ReceiptFileLimits, SniffedFile } from './filetype';

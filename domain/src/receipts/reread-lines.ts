@@ -3,7 +3,8 @@
  * reading"): for each field the first reading left missing or not confident, the lines its
  * candidates were read from, best first by the committed ranker's own score (the lines the
  * extractor weighed), plus the line the field was finally read from, and for the total any line
- * with a total label and no amount (read across the page's width). A line OCR'd alone, enlarged,
+ * with a total label and no amount (read across the page's width), for the date the lines that
+ * look like one when too few candidates were read. A line OCR'd alone, enlarged,
  * as a single text line, often reads the digits a whole-page reading slipped on; the OCR side
  * (infra/src/ocr/line-reread.ts) crops, reads and puts the line readings back in the page's
  * words, and the fields are extracted again from the mended reading.
@@ -13,6 +14,7 @@
  * thread).
  */
 import { findAmounts, withoutAmounts } from './amounts';
+import { mayHoldDate } from './dates';
 import { buildCandidates } from './learned/candidates';
 import type { Candidate } from './learned/candidates';
 import { layoutFromOcr } from './learned/layout';
@@ -103,12 +105,24 @@ export function linesToReread(text: string, words: readonly OcrWord[] | undefine
       lines.push(c.line);
       for (let k = 0; k < span; k++) add(c.line + k, field);
     }
-    // A total label with no amount read on its line or the next: the amount was lost.
+    // A date the first reading could not make into one (`05-05-7015`): the lines that show one.
+    if (field === 'date') {
+      for (const [i, l] of layout.lines.entries()) {
+        if (lines.length >= perField) break;
+        if (lines.includes(i) || !mayHoldDate(l.text)) continue;
+        lines.push(i);
+        add(i, field);
+      }
+    }
+    // A total label with no amount read on its line, nor on the next unless that line has a
+    // label of its own (its amount is that label's: a tax note under a total): the amount was lost.
     if (field === 'total') {
-      const amounts = layout.lines.map((l) => findAmounts(l.text).length);
-      layout.lines.forEach((l, i) => {
-        const kind = classifyLabel(labelWords(labelForm(withoutAmounts(l.text, findAmounts(l.text)))));
-        if ((kind === 'final' || kind === 'total') && amounts[i] === 0 && !(amounts[i + 1]! > 0)) {
+      const amounts = layout.lines.map((l) => findAmounts(l.text));
+      const kinds = layout.lines.map((l, i) => classifyLabel(labelWords(labelForm(withoutAmounts(l.text, amounts[i]!)))));
+      layout.lines.forEach((_, i) => {
+        const kind = kinds[i];
+        const nextIsItsAmount = (amounts[i + 1]?.length ?? 0) > 0 && kinds[i + 1] === 'none';
+        if ((kind === 'final' || kind === 'total') && amounts[i]!.length === 0 && !nextIsItsAmount) {
           add(i, field);
           wide.add(i);
         }
@@ -124,4 +138,16 @@ export function linesToReread(text: string, words: readonly OcrWord[] | undefine
     const l = layout.lines[i]!;
     return { box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 }, fields: [...fs], ...(wide.has(i) ? { wide: true } : {}) };
   });
+}
+
+/**
+ * The re-read lines a second reader reads (`doubtful`, the default): those of a field still missing
+ * or under CONFIDENT_AT after the first reader's line re-reading (`reread`), or that the re-reading
+ * found where the page reading (`page`) had none: one line reading's find is not sure yet either.
+ * `all`: every re-read line.
+ */
+export function linesForSecondReader(targets: readonly RereadLine[], page: ReceiptFields, reread: ReceiptFields, which: 'all' | 'doubtful' = 'doubtful'): RereadLine[] {
+  if (which === 'all') return [...targets];
+  const doubtful = (f: RereadField): boolean => !page[f] || (reread[f]?.confidence ?? 0) < CONFIDENT_AT;
+  return targets.filter((t) => t.fields.some(doubtful));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractReceiptFields } from './extract';
-import { doubtfulFields, linesToReread } from './reread-lines';
+import { doubtfulFields, linesForSecondReader, linesToReread } from './reread-lines';
+import type { RereadLine } from './reread-lines';
 import type { ReceiptModel } from './learned/model';
 import weights from './learned/weights.json' with { type: 'json' };
 import type { OcrWord, ReceiptFields } from './types';
@@ -69,8 +70,53 @@ describe('linesToReread', () => {
     expect(extractReceiptFields(text, ws, {}, committed)).toEqual(f);
   });
 
+  it('reads a total label with no amount again, across the page, unless the next line holds its amount', () => {
+    // The amount of GRAND TOTAL was read as noise; the line under it is a tax note with an amount of its own.
+    const lost = ['CORNER BAKERY SDN BHD', 'DATE 14/06/2019 10:42', 'LATTE 12.50', 'MUFFIN 6.75', 'GRAND TOTAL we 9 . 25', 'INCLUSIVE OF 6% GST RM1.09', 'CASH 20.00'];
+    const sure = (t: string, w: OcrWord[]): ReceiptFields => ({ ...extractReceiptFields(t, w), date: { value: '2019-06-14', confidence: 0.99 }, merchant: { value: 'CORNER BAKERY SDN BHD', confidence: 0.99 } });
+    const lostWords = words(lost);
+    const grand = linesToReread(lost.join('\n'), lostWords, { ...sure(lost.join('\n'), lostWords), total: null }).find((l) => l.box.y0 === 180);
+    expect(grand).toMatchObject({ fields: ['total'], wide: true });
+    // Its amount on the unlabelled line below: that line is the amount, nothing was lost.
+    const below = ['CORNER BAKERY SDN BHD', 'DATE 14/06/2019 10:42', 'LATTE 12.50', 'MUFFIN 6.75', 'GRAND TOTAL', '19.25', 'CASH 20.00'];
+    const belowWords = words(below);
+    const lines = linesToReread(below.join('\n'), belowWords, { ...sure(below.join('\n'), belowWords), total: null });
+    expect(lines.some((l) => l.wide)).toBe(false);
+  });
+
+  it('reads the lines that look like a date again when no date could be read from them', () => {
+    // A year no reading can take (`7015`): no date candidate at all, yet the line shows one.
+    const odd = ['CORNER BAKERY SDN BHD', '12 JALAN MAWAR', 'INV 1126479 CASHIER ANNE', 'DATE : 05-05-7015 11:25:29', 'LATTE 12.50', 'TOTAL 12.50'];
+    const t = odd.join('\n');
+    const w = words(odd);
+    const f = extractReceiptFields(t, w);
+    expect(f.date).toBeNull();
+    const lines = linesToReread(t, w, { ...f, total: { cents: 1250, confidence: 0.99 }, merchant: { value: 'CORNER BAKERY SDN BHD', confidence: 0.99 } });
+    expect(lines.filter((l) => l.fields.includes('date')).map((l) => l.box.y0)).toEqual([140]);
+  });
+
   it('lists nothing for text without boxes', () => {
     const f = extractReceiptFields(text);
     expect(linesToReread(text, undefined, { ...f, total: null })).toEqual([]);
+  });
+});
+
+describe('linesForSecondReader', () => {
+  const box = (y: number) => ({ x0: 0, y0: y, x1: 100, y1: y + 20 });
+  const targets: RereadLine[] = [{ box: box(0), fields: ['merchant'] }, { box: box(40), fields: ['date'] }, { box: box(80), fields: ['total'] }];
+  const sure = { cents: 1925, confidence: 0.99 };
+  const page: ReceiptFields = { total: sure, date: null, merchant: { value: 'CORNER BAKERY', confidence: 0.99 }, tax: null, description: null };
+
+  it('gives it the lines of a field still doubtful after the first re-reading, and of one that re-reading found where the page had none', () => {
+    // The date: missing on the page, found (surely, by one line reading) on re-reading.
+    const reread: ReceiptFields = { ...page, total: { cents: 1925, confidence: 0.6 }, date: { value: '2018-05-05', confidence: 0.99 } };
+    expect(linesForSecondReader(targets, page, reread).map((t) => t.box.y0)).toEqual([40, 80]);
+    // A field sure on the page and after re-reading is not read a third time.
+    expect(linesForSecondReader(targets, page, { ...reread, total: sure }).map((t) => t.box.y0)).toEqual([40]);
+    expect(linesForSecondReader(targets, { ...page, date: { value: '2018-05-05', confidence: 0.9 } }, { ...reread, total: sure })).toEqual([]);
+  });
+
+  it('gives it every re-read line when asked for all', () => {
+    expect(linesForSecondReader(targets, page, page, 'all')).toEqual(targets);
   });
 });

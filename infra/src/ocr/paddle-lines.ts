@@ -235,12 +235,16 @@ function precedingWord(all: string, offset: number): string {
   return m ? m[0] : '';
 }
 
+/** A money amount with cents, an optional currency prefix before it: `RM29.30`, `$1,234.50`, `12,00`. */
+const WHOLE_AMOUNT = /^(?:[A-Za-z]{1,3}|[$€£])?\d{1,3}(?:[,.]?\d{3})*[.,]\d{2}$/;
+
 /**
  * The line with its word gaps taken from another reading of the same line (tesseract's page
  * words, whose spacing is sure where its characters are not): two neighbouring characters are
  * parted by a space when their centres fall in different words of that reading (a centre outside
- * every word counts for the nearest). `words` are the other reading's word spans on the line as
- * shares of the crop's width; with none, the line keeps its own gaps.
+ * every word counts for the nearest), except inside an amount the recogniser read as one token.
+ * `words` are the other reading's word spans on the line as shares of the crop's width; with
+ * none, the line keeps its own gaps.
  */
 export function respace(line: PaddleLine, words: ReadonlyArray<{ from: number; to: number }>): PaddleLine {
   if (words.length === 0) return line;
@@ -257,11 +261,23 @@ export function respace(line: PaddleLine, words: ReadonlyArray<{ from: number; t
     });
     return best;
   };
+  // An amount the recogniser read as one token stays one: the other reading's gaps inside it
+  // come from characters it could not read (e.g. `RM29.30` over a page reading's `we 9 . 30`).
+  const amountOf = new Map<PaddleChar, number>();
+  const own = line.chars.reduce<PaddleChar[][]>((tokens, c) => {
+    if (c.char.trim() === '') tokens.push([]);
+    else tokens.at(-1)!.push(c);
+    return tokens;
+  }, [[]]);
+  own.forEach((token, k) => {
+    if (WHOLE_AMOUNT.test(token.map((c) => c.char).join(''))) for (const c of token) amountOf.set(c, k);
+  });
   const real = line.chars.filter((c) => c.char.trim() !== '');
   const out: PaddleChar[] = [];
   real.forEach((c, i) => {
     const before = real[i - 1];
-    if (before && wordOf((before.from + before.to) / 2) !== wordOf((c.from + c.to) / 2)) out.push({ char: ' ', p: 1, from: before.to, to: c.from });
+    const oneAmount = before !== undefined && amountOf.has(c) && amountOf.get(before) === amountOf.get(c);
+    if (before && !oneAmount && wordOf((before.from + before.to) / 2) !== wordOf((c.from + c.to) / 2)) out.push({ char: ' ', p: 1, from: before.to, to: c.from });
     out.push(c);
   });
   return { text: repairDigits(out.map((c) => c.char).join('').trim()), confidence: line.confidence, chars: out };

@@ -174,6 +174,19 @@ describe('respace (word gaps from another reading of the line)', () => {
     expect(spaced.text.split(' ').length).toBe(2);
   });
 
+  it('keeps an amount it read as one token whole, whatever gaps the other reading put in it', () => {
+    // The page reading parted the amount it could not read ("2 1 . 90"); the recogniser read 21.90.
+    const line = read('TOTAL 21.90');
+    expect(line.text).toBe('TOTAL 21.90');
+    const at = (l: typeof line, c: number): number => l.chars.filter((x) => x.char !== ' ')[c]!.from;
+    const parted = [[0, 4], [5, 5], [6, 6], [7, 7], [8, 9]].map(([a, b]) => ({ from: at(line, a!) - 0.005, to: at(line, b!) + 0.005 }));
+    expect(respace(line, parted).text).toBe('TOTAL 21.90');
+    // What the recogniser ran together is still parted by the page's words: only a whole amount is kept.
+    const joined = read('TOTAL21.90', 1, 1);
+    expect(joined.text).toBe('TOTAL21.90');
+    expect(respace(joined, [{ from: 0, to: at(joined, 4) + 0.005 }, { from: at(joined, 5) - 0.005, to: 1 }]).text).toBe('TOTAL 21.90');
+  });
+
   it('keeps the line as read when the other reading has no words on it', () => {
     const line = read('TOTAL 12.00');
     expect(respace(line, [])).toBe(line);

@@ -10,7 +10,7 @@
  * missing or unsure, two more readings of differently prepared pages are voted on (see reading.ts
  * RETRY_READINGS, combine.ts).
  */
-import { CONFIDENT_AT, combineReadings, extractReceiptFields, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
+import { combineReadings, extractReceiptFields, linesForSecondReader, linesToReread, needsAnotherReading, receiptFileError, sniffFile, takeRereadFields } from '@paperlink/domain';
 import type { ExtractOptions, OcrBox, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
 import { patchReading, rereadLines, wordBoxesOn } from './line-reread';
 import type { LineReading } from './line-reread';
@@ -47,7 +47,8 @@ export interface ReadReceiptOptions {
   secondLines?: SecondLineReader;
   /**
    * Which of the re-read lines the second reader reads: `doubtful` (default) only those of a field
-   * the first reader's line re-reading left missing or under CONFIDENT_AT; `all` every line re-read.
+   * the first reader's line re-reading left missing or under CONFIDENT_AT, or found where the page
+   * reading had none; `all` every line re-read.
    */
   secondFor?: 'all' | 'doubtful';
 }
@@ -121,6 +122,7 @@ async function fieldsOf(options: ReadReceiptOptions, text: string, words: readon
 async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
   const first = await readVariant(images, ocr, FIRST_READING);
   let fields = await fieldsOf(options, first.text, first.words);
+  const firstFields = fields;
   let linesReread = 0;
   let second: ReceiptFields | null = null;
   let secondLinesRead = 0;
@@ -143,7 +145,7 @@ async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options
     // The doubtful fields' lines, read by the second reader, with the word gaps of the page
     // reading (tesseract parts words more surely than the recogniser, which reads characters
     // better).
-    const secondTargets = (options.secondFor ?? 'doubtful') === 'all' ? targets : targets.filter((t) => t.fields.some((f) => (fields[f]?.confidence ?? 0) < CONFIDENT_AT));
+    const secondTargets = linesForSecondReader(targets, firstFields, fields, options.secondFor);
     if (options.secondLines && secondTargets.length > 0) {
       try {
         const lines = await options.secondLines.readLines(first.image, first.size, secondTargets.map((t) => t.box), secondTargets.map((t) => wordBoxesOn(base.words, t.box)));
