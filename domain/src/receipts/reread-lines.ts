@@ -4,8 +4,8 @@
  * candidates were read from, best first by the committed ranker's own score (the lines the
  * extractor weighed), plus the line the field was finally read from, and for the total any line
  * with a total label and no amount (read across the page's width), for the date the lines that
- * look like one when too few candidates were read. A line OCR'd alone, enlarged,
- * as a single text line, often reads the digits a whole-page reading slipped on; the OCR side
+ * look like one when too few candidates were read. A line OCR'd alone, enlarged, as a single
+ * text line, often reads the digits a whole-page reading slipped on; the OCR side
  * (infra/src/ocr/line-reread.ts) crops, reads and puts the line readings back in the page's
  * words, and the fields are extracted again from the mended reading.
  *
