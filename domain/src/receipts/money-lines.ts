@@ -72,6 +72,15 @@ function isTotalWithTax(words: readonly string[]): boolean {
   return total >= 0 && tax > total + 1;
 }
 
+/**
+ * The lines whose total (or final) label lost its amount to OCR: no amount on the line, nor one
+ * standing alone (no label of its own) on the next line, which would be the label's. `kinds` and
+ * `amounts` (how many amounts were read) are per line.
+ */
+export function totalsWithoutAmount(kinds: readonly LabelKind[], amounts: readonly number[]): number[] {
+  return kinds.flatMap((kind, i) => ((kind === 'final' || kind === 'total') && amounts[i] === 0 && !(amounts[i + 1]! > 0 && kinds[i + 1] === 'none') ? [i] : []));
+}
+
 export function moneyLines(lines: readonly ReceiptLine[]): MoneyLine[] {
   const out = lines.map((line): MoneyLine => {
     const amounts = findAmounts(line.text);

@@ -22,7 +22,7 @@ import { CONFIDENT_AT } from './learned/model';
 import type { LearnedField, ReceiptModel } from './learned/model';
 import { score } from './learned/ranker';
 import weights from './learned/weights.json' with { type: 'json' };
-import { classifyLabel } from './money-lines';
+import { classifyLabel, totalsWithoutAmount } from './money-lines';
 import { labelForm, labelWords } from './ocr-text';
 import { extractRuleFields } from './rules';
 import type { ExtractOptions, OcrBox, OcrWord, ReceiptFields } from './types';
@@ -114,19 +114,15 @@ export function linesToReread(text: string, words: readonly OcrWord[] | undefine
         add(i, field);
       }
     }
-    // A total label with no amount read on its line, nor on the next unless that line has a
-    // label of its own (its amount is that label's: a tax note under a total): the amount was lost.
+    // A total label whose amount was lost (none on its line, nor alone on the next: a tax note
+    // under a total has its own label).
     if (field === 'total') {
       const amounts = layout.lines.map((l) => findAmounts(l.text));
       const kinds = layout.lines.map((l, i) => classifyLabel(labelWords(labelForm(withoutAmounts(l.text, amounts[i]!)))));
-      layout.lines.forEach((_, i) => {
-        const kind = kinds[i];
-        const nextIsItsAmount = (amounts[i + 1]?.length ?? 0) > 0 && kinds[i + 1] === 'none';
-        if ((kind === 'final' || kind === 'total') && amounts[i]!.length === 0 && !nextIsItsAmount) {
-          add(i, field);
-          wide.add(i);
-        }
-      });
+      for (const i of totalsWithoutAmount(kinds, amounts.map((a) => a.length))) {
+        add(i, field);
+        wide.add(i);
+      }
     }
     const chosen = fields.boxes?.[field];
     if (chosen) {

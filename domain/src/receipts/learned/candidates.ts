@@ -20,7 +20,7 @@ import { findAmounts, withoutAmounts } from '../amounts';
 import { dateDigitsForm } from '../dates';
 import { cleanName } from '../merchant';
 import { merchantSimilarity } from '../merchant-similarity';
-import { classifyLabel } from '../money-lines';
+import { classifyLabel, totalsWithoutAmount } from '../money-lines';
 import type { LabelKind } from '../money-lines';
 import { labelForm, labelWords } from '../ocr-text';
 import type { ReceiptFields } from '../types';
@@ -155,8 +155,7 @@ function totalCandidates(p: Page, ruleCents: number | null): Array<Candidate<num
   const near = (a: number, b: number): boolean => Math.abs(a - b) <= 1;
   const adjTotal = adjustments.reduce((s, x) => s + x, 0);
   // A total label whose amount OCR lost ("NET TOTAL" with nothing readable beside or under it).
-  const lostTotal = p.lines.some((l, i) => (kinds[i] === 'final' || kinds[i] === 'total') && !money.some((m) => m.line === i)
-    && !(money.some((m) => m.line === i + 1) && kinds[i + 1] === 'none'));
+  const lostTotal = totalsWithoutAmount(kinds, p.lines.map((_, i) => money.filter((m) => m.line === i).length)).length > 0;
   const subtotals = of(['subtotal']);
   const noDiscount = discounts.length === 0;
 
