@@ -8,11 +8,12 @@ PACKAGE_FILES := package.json package-lock.json $(wildcard */package.json)
 STAMP := node_modules/.paperlink-install-stamp
 WEB_DIST := web/dist/index.html
 
-.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e bench rebuild replay verify chromium clean
+.PHONY: help install start build build-web bundle-size typecheck lint test test-unit test-int test-web test-e2e test-distributed bench rebuild replay verify chromium clean
 
 help:
 	@echo "make start    install what is missing, build, run Paperlink on PORT (default 3000), data in DATA_DIR (default ./data)"
 	@echo "make test     install what is missing, then typecheck, lint and every test tier"
+	@echo "make test-distributed  install (once, cached) and start Kafka and FerretDB, test the distributed profile against them"
 	@echo "make bench    run the benchmarks and print their figures"
 	@echo "make rebuild  drop every read model and replay all events (with progress)"
 	@echo "make replay  TO=<date> OUT=<new dir>: the events up to that date copied into a new data folder, read models built there (DATA_DIR untouched)"
@@ -72,6 +73,13 @@ test-e2e: build chromium bundle-size
 test: install
 	@$(MAKE) --no-print-directory -j3 --output-sync=target typecheck lint chromium
 	@$(MAKE) --no-print-directory test-unit test-int test-e2e
+
+# The distributed profile against real servers: test/distributed/global-setup.ts installs (cached
+# in ~/.cache/paperlink-servers) and starts a Kafka broker and FerretDB on loopback ports of their own,
+# unless KAFKA_BROKERS and MONGO_URL name servers already. Under CI=true a server that cannot
+# start fails the run; elsewhere the suites that need it are skipped by name.
+test-distributed: install build-web
+	npx vitest run --project distributed --reporter=verbose
 
 bench: install
 	node --import tsx bench/run.ts

@@ -11,6 +11,12 @@ import { defineConfig } from 'vitest/config';
  */
 const INT = ['{domain,command-api,projections,query-api,infra}/src/**/*.int.spec.ts', 'test/**/*.int.spec.ts'];
 
+/**
+ * Suites that need the distributed profile's servers (Kafka, a MongoDB wire-protocol server):
+ * `make test-distributed` starts them (test/distributed/global-setup.ts) and runs these alone.
+ */
+const DISTRIBUTED = ['infra/src/jobs/kafka.int.spec.ts', 'infra/src/readstore/mongo.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts'];
+
 const SERIAL = [
   'test/security/event-loop.int.spec.ts',
   'test/security/pdf-bomb.int.spec.ts',
@@ -47,12 +53,26 @@ export default defineConfig({
         // the product once instead of once per file (import time 85 s -> 11 s, the tier 249 ->
         // 189 s); a file that fakes timers or spies restores them itself.
         extends: true,
-        test: { name: 'int-par', include: INT, exclude: SERIAL, environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: 2, isolate: false },
+        test: { name: 'int-par', include: INT, exclude: [...SERIAL, ...DISTRIBUTED], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: 2, isolate: false },
       },
       {
         // `make test-int`, second part: the files that measure time, alone.
         extends: true,
         test: { name: 'int-serial', include: SERIAL, environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: 1 },
+      },
+      {
+        // `make test-distributed`: against a real Kafka broker and FerretDB, one file at a time
+        // (the fault test kills servers and processes).
+        extends: true,
+        test: {
+          name: 'distributed',
+          include: DISTRIBUTED,
+          globalSetup: ['test/distributed/global-setup.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
       },
       {
         extends: true,
