@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installServers, startFerretDb, startKafka, type ServerHandle } from './servers';
+import { installServers, startFerretDb, startKafka, type ServerHandle } from '../../scripts/distributed/servers';
 
 export default async function setup(): Promise<() => Promise<void>> {
   const started: ServerHandle[] = [];

@@ -23,6 +23,8 @@ export interface Topology {
   add(role: Role): Promise<ServerProcess>;
   /** Every process's output, for a failure message. */
   output(): string;
+  /** Stops the router and every process, keeping the folder (to read its log afterwards). */
+  stopProcesses(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
   await Promise.all(roles.filter((r) => r !== 'projector').map(start));
   const of = (role: Role) => processes.filter((p) => p.role === role && p.server.child.exitCode === null && p.server.child.signalCode === null).map((p) => p.server);
   const router = await startRouter(of);
+  const stopProcesses = async () => {
+    router.server.closeAllConnections();
+    await new Promise((r) => router.server.close(r));
+    await Promise.all(processes.map((p) => p.server.stop()));
+  };
   return {
     url: router.url,
     processes,
@@ -72,9 +79,9 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
     of,
     add: start,
     output: () => processes.map((p) => `--- ${p.role} (pid ${p.server.child.pid})\n${p.server.output().slice(-6000)}`).join('\n'),
+    stopProcesses,
     async stop() {
-      await new Promise((r) => router.server.close(r));
-      await Promise.all(processes.map((p) => p.server.stop()));
+      await stopProcesses();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,15 +1,16 @@
 /**
  * The real servers of the distributed profile, on loopback ports of their own: an Apache Kafka
  * broker (KRaft, one node) and FerretDB (MongoDB's wire protocol over SQLite). Installed by
- * scripts/distributed/install.sh into a cache folder; started here for a test run, each in a
- * folder of its own, and stopped (or killed and started again by the fault test).
+ * install.sh (beside this file) into a cache folder; started here for a test or bench run, each in
+ * a folder of its own, and stopped (or killed and started again by the fault test).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { join } from 'node:path';
-import { freePort, REPO_ROOT } from '../support/process';
+import { connect, createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 export const KAFKA_VERSION = '3.9.1';
 export const FERRETDB_VERSION = 'v1.24.2';
@@ -35,6 +36,18 @@ export function installServers(): string {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -128,14 +141,18 @@ export async function startKafka(cache: string, dir: string): Promise<ServerHand
   return server;
 }
 
-/** Whether the broker answers a metadata request (its port opens a little before it serves). */
+/**
+ * Whether the broker serves: it answers metadata, has elected a leader for a topic, and its
+ * group coordinator answers (the offsets topic is made on the first ask). Its port opens earlier.
+ */
 async function kafkaAnswers(broker: string): Promise<boolean> {
   if (!(await portOpen(Number(broker.split(':')[1])))) return false;
   const { Kafka, logLevel } = await import('kafkajs');
   const admin = new Kafka({ clientId: 'paperlink-test-probe', brokers: [broker], logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
   try {
     await admin.connect();
-    await admin.listTopics();
+    await admin.createTopics({ topics: [{ topic: 'paperlink.probe' }], waitForLeaders: true });
+    await admin.describeGroups(['paperlink-probe']);
     return true;
   } catch {
     return false;
