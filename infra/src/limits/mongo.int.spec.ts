@@ -1,7 +1,12 @@
-import { afterAll, describe, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { counterStoreContract } from './contract';
 import { MongoCounterStore } from './mongo';
+import { openCounterStore } from './index';
+import { dataDir } from '../data-dir';
 
 const NAME = 'MongoDB (one document per key; FerretDB too)';
 const url = process.env.MONGO_URL;
@@ -21,4 +26,16 @@ if (!url) {
     await client.close();
   });
   counterStoreContract(NAME, () => MongoCounterStore.connect(url, db));
+  describe('openCounterStore with MONGO_URL', () => {
+    it('keeps the limits beside the read models, whatever the role', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'paperlink-limits-'));
+      const store = await openCounterStore({ MONGO_URL: url, MONGO_DB: db, PAPERLINK_ROLE: 'all' }, dataDir(folder));
+      try {
+        expect(store.kind).toBe('mongodb');
+      } finally {
+        await store.close();
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+  });
 }
