@@ -19,6 +19,7 @@ export type * from './transactions/column-mapping';
 export * from './csv';
 export type * from './ports/jobs';
 export type * from './ports/blobs';
+export type * from './ports/counters';
 export * from './receipts/receipt';
 export * from './receipts/filetype';
 export type * from './receipts/upload';

@@ -27,7 +27,6 @@ import {
   settingsRouter,
   llmTestRouter,
   aiLearningRouter,
-  SlidingWindowLimiter,
   type MatchDeps,
   freshRead,
   readSideCurrent,
@@ -53,6 +52,7 @@ import { createAdapters, type Adapters } from './adapters';
 import { LocalBlobStore, type SweepReport } from './blobs/local';
 import { sweepOrphanFiles } from './blobs/sweep';
 import { dataDir, lockDataDir, signingSecret } from './data-dir';
+import { openCounterStore } from './limits';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { CompanyPositions } from './eventstore/company-positions';
 import { companyMemo } from './ai/company-memo';
@@ -187,7 +187,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const categorizers = new CompanyCategorizers(readStore, workerPool);
     const llm = new ModelChain({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES, offline: categorizers.offline() });
     const settingsOf = (companyId: string) => companySettings(readStore, companyId);
-    const loginFailuresPerAddress = new SlidingWindowLimiter(config.LOGIN_MAX_FAILURES_PER_ADDRESS, config.LOGIN_ADDRESS_WINDOW_SECONDS * 1000);
+    // Sign-in limits in a store every process of the deployment shares (MongoDB, the folder's limits.sqlite, or memory for one process).
+    const limits = { store: await openCounterStore(config, dir), perAddress: { limit: config.LOGIN_MAX_FAILURES_PER_ADDRESS, windowMs: config.LOGIN_ADDRESS_WINDOW_SECONDS * 1000 } };
 
     const app = express();
     app.disable('x-powered-by');
@@ -211,7 +212,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.get('/health', (_req, res) => {
       res.json({ status: runner.failed !== undefined ? 'degraded' : 'ok', version: VERSION });
     });
-    const accountDeps = { bus, events, tokens, hasher, views, loginFailuresPerAddress, loginAddressKey: signingSecret(dir, config.JWT_SECRET) };
+    const accountDeps = { bus, events, tokens, hasher, views, limits, loginAddressKey: signingSecret(dir, config.JWT_SECRET) };
     const secret = signingSecret(dir, config.JWT_SECRET);
     const receiptDeps = {
       bus,
@@ -443,6 +444,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         countHints?.stop();
         await readStore.close();
         await events.close();
+        await limits.store.close();
         unlock();
       },
     };

@@ -73,5 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
+  // Processes of other roles must sign and check tokens, and key the shared limits, with one key:
+  // without JWT_SECRET each would use the key file of its own data folder (or make one).
+  if (parsed.data.PAPERLINK_ROLE !== 'all' && !parsed.data.JWT_SECRET) {
+    throw new Error(`Invalid environment:\n  JWT_SECRET: required when PAPERLINK_ROLE is ${parsed.data.PAPERLINK_ROLE} (set the same secret, at least 32 characters, for every process)`);
+  }
   return parsed.data;
 }

@@ -23,7 +23,6 @@ import {
   type EventStore,
   type RequestContext,
   type Role,
-  type UserState,
 } from '@paperlink/domain';
 import type { CommandBus, Plan } from '../core/bus';
 import { send } from '../core/http';
@@ -31,13 +30,14 @@ import type { PasswordHasher } from '../core/ports';
 import type { SessionGrant, TokenService } from '../core/tokens';
 import type { AccountViews } from '../core/views';
 import { ctxOf } from '../http/context';
-import { addressGroup, type SlidingWindowLimiter } from '../http/rate-limit';
+import { addressGroup } from '../http/rate-limit';
 import { companyStream, emailStream, sessionStream, userIdByEmail, userStream } from './lookup';
 import { loadSignIn, loadUser, userAppends } from './user-streams';
 import { readSideCurrent } from '../core/read-side';
 import { endIfPasswordChanged, endSessionsStartedBefore } from './session-ends';
 import { loadSessionForRefresh } from './session-streams';
 import { resumedCompanyId, unfinishedRegistration } from './unfinished-registration';
+import { limitKeys, takeAddressSlot, unknownAccountAttempt, type SignInLimits } from './sign-in-limits';
 
 export interface AccountDeps {
   bus: CommandBus;
@@ -45,8 +45,9 @@ export interface AccountDeps {
   tokens: TokenService;
   hasher: PasswordHasher;
   views: AccountViews;
-  loginFailuresPerAddress: SlidingWindowLimiter;
-  /** Server secret keying the address tags stored with sign-ins (never a plain address in an event). */
+  /** Failures per address and at e-mails of no account, in the store every process shares. */
+  limits: SignInLimits;
+  /** Server secret keying the address tags stored with sign-ins (never a plain address in an event) and the limit store's keys. */
   loginAddressKey: string;
 }
 
@@ -84,9 +85,8 @@ export function publicAccountRouter(deps: AccountDeps): Router {
   /** A hash of a random string: verifying against it costs what a real check costs. */
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hasher.hash(randomUUID()));
-  /** Sign-in failures at emails of no account (in memory, most recent 100,000 emails). */
-  const unknownAccounts = new Map<string, UserState>();
   const addressTag = addressTagger(deps.loginAddressKey);
+  const keys = limitKeys(deps.loginAddressKey);
   const expiresAt = (ctx: RequestContext) => new Date(ctx.now.getTime() + tokens.refreshTtlSeconds * 1000).toISOString();
 
   router.post('/auth/register', async (req, res) => {
@@ -147,26 +147,17 @@ export function publicAccountRouter(deps: AccountDeps): Router {
     throwIfProblems([...emailProblems(email), ...(body.password ? [] : [{ field: 'password', message: 'Password is required' }])]);
     const ctx = ctxOf(res);
     const address = addressGroup(ctx.ip ?? 'unknown');
-    // The address's slot is taken now, before anything is awaited, so that parallel attempts
-    // cannot all pass the check; it is given back when the answer is anything but a failure.
-    const slot = deps.loginFailuresPerAddress.reserve(address);
-    if (typeof slot === 'number') throw new TooManyRequestsError('Too many failed sign-in attempts from this address. Try again later.', slot, 'login_rate_limited');
-    res.once('close', () => {
-      if (res.statusCode !== 401) slot();
-    });
+    // The address's slot is taken first, atomically in the shared store, so that parallel attempts
+    // (in any process) cannot all pass the check; it is given back when the answer is anything but a failure.
+    await takeAddressSlot(deps.limits, keys.address(address), res, () => res.statusCode === 401, (wait) => new TooManyRequestsError('Too many failed sign-in attempts from this address. Try again later.', wait, 'login_rate_limited'));
     const invalid = { error: 'Invalid email or password', code: 'invalid_credentials' };
     // Per account and address (docs/decisions/0004): checked before the password, and again in the plan.
     const source = addressTag(address);
     const userId = await userIdByEmail(events, email);
     if (!userId) {
       // An email of no account is throttled as an account would be, or a 429 would tell which exist.
-      const now = ctx.now.toISOString();
-      const phantom = unknownAccounts.get(email) ?? userDecider.evolve(userDecider.initialState(), { type: 'UserRegistered', data: { userId: '', email, firstName: '', lastName: '', passwordHash: '', registeredAt: now } });
-      const wait = loginRetryAfterSeconds(phantom, now, source);
+      const wait = await unknownAccountAttempt(deps.limits.store, keys.unknownEmail(email), email, source, ctx.now);
       if (wait > 0) throw new TooManyRequestsError('Too many failed sign-in attempts. Try again later.', wait, 'login_rate_limited');
-      unknownAccounts.delete(email);
-      unknownAccounts.set(email, userDecider.evolve(phantom, { type: 'UserLoginFailed', data: { userId: '', at: now, source } }));
-      if (unknownAccounts.size > 100_000) unknownAccounts.delete(unknownAccounts.keys().next().value!);
       await hasher.verify(await dummyHash(), body.password); // same time as a real check
       throw new UnauthorizedError(invalid.error, invalid.code);
     }
@@ -273,6 +264,7 @@ export function accountRouter(deps: AccountDeps): Router {
   const { bus, events, hasher, views } = deps;
   const router = Router();
   const addressTag = addressTagger(deps.loginAddressKey);
+  const keys = limitKeys(deps.loginAddressKey);
 
   router.post('/auth/logout-all', async (req, res) => {
     await send(req, res, bus, async (ctx): Promise<Plan> => {
@@ -304,16 +296,12 @@ export function accountRouter(deps: AccountDeps): Router {
     throwIfProblems(passwordProblems(body.newPassword, 'newPassword', 'New password'));
     const ctx = ctxOf(res);
     // A wrong current password is a failed attempt of the account under the sign-in policy
-    // (docs/decisions/0004): the address's slot is taken before anything is awaited and given
-    // back unless the answer is that failure; the account (per address and per session) is
+    // (docs/decisions/0004): the address's slot is taken first (the budget sign-ins spend too) and
+    // given back unless the answer is that failure; the account (per address and per session) is
     // checked before the password, and again in the plan.
     const address = addressGroup(ctx.ip ?? 'unknown');
-    const slot = deps.loginFailuresPerAddress.reserve(address);
-    if (typeof slot === 'number') throw new TooManyRequestsError('Too many failed attempts from this address. Try again later.', slot, 'password_change_rate_limited');
     let failed = false;
-    res.once('close', () => {
-      if (!failed || res.statusCode !== 400) slot();
-    });
+    await takeAddressSlot(deps.limits, keys.address(address), res, () => failed && res.statusCode === 400, (wait) => new TooManyRequestsError('Too many failed attempts from this address. Try again later.', wait, 'password_change_rate_limited'));
     const source = addressTag(address);
     const sessionId = ctx.sessionId!;
     const current = await loadSignIn(events, ctx.userId!, ctx.now.toISOString(), source);
