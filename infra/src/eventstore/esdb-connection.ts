@@ -4,7 +4,18 @@
  * nodes from DNS). A seed list is not a URL (`new URL` refuses it), so the setting is checked by
  * the client's own parser, and handed to the client unchanged.
  */
-import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString';
+import { createRequire } from 'node:module';
+import type { parseConnectionString as Parse } from '@eventstore/db-client/dist/Client/parseConnectionString';
+
+/**
+ * The client's parser, loaded when a connection string is checked: the client module pulls in
+ * gRPC (half a second here), which a process without EVENTSTORE_URL never needs.
+ */
+let parser: typeof Parse | undefined;
+function parseConnectionString(connectionString: string): ReturnType<typeof Parse> {
+  parser ??= (createRequire(import.meta.url)('@eventstore/db-client/dist/Client/parseConnectionString') as { parseConnectionString: typeof Parse }).parseConnectionString;
+  return parser(connectionString);
+}
 
 export interface EsdbEndpoints {
   /** The seed nodes (one for a single node or a DNS name to discover). */
