@@ -8,11 +8,31 @@ import { invite, registerAccount, startApi, type Account, type Api } from '../su
  * appended before it. The event store here behaves so, and fails once after a given number of
  * streams; a command must leave a state its retry completes.
  */
-function nonAtomic(inner: EventStore, control: { failAfter?: number }): EventStore {
+interface Control {
+  failAfter?: number;
+  /** Holds the first `count` appendMany calls until all have come: plans decided on the same state, appended together. */
+  gate?: { count: number; arrived: number; open: () => void; opened: Promise<void> };
+}
+
+function gate(count: number): Control['gate'] {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { count, arrived: 0, open, opened };
+}
+
+function nonAtomic(inner: EventStore, control: Control): EventStore {
   return new Proxy(inner, {
     get(target, prop) {
       if (prop === 'appendMany') {
         return async (appends: StreamAppend[]): Promise<AppendResult[]> => {
+          const held = control.gate;
+          if (held) {
+            if (++held.arrived >= held.count) {
+              control.gate = undefined;
+              held.open();
+            }
+            await held.opened;
+          }
           const out: AppendResult[] = [];
           for (const [i, a] of appends.entries()) {
             if (control.failAfter === i) {
@@ -31,7 +51,7 @@ function nonAtomic(inner: EventStore, control: { failAfter?: number }): EventSto
 }
 
 describe('multi-stream commands on a non-atomic appendMany', () => {
-  const control: { failAfter?: number } = {};
+  const control: Control = {};
   let api: Api;
   beforeAll(async () => {
     api = await startApi({}, undefined, { wrapEvents: (events) => nonAtomic(events, control) });
@@ -157,10 +177,13 @@ describe('multi-stream commands on a non-atomic appendMany', () => {
       const other = await registerAccount(api);
       await invite(api, admin, other, 'admin');
       const csv = statement(30);
+      // Both plans are made before either appends (each found the file free).
+      control.gate = gate(2);
       const answers = await Promise.all([importAs(admin, csv), api.http.post('/api/transactions/import').set(other.headers(admin.companyId)).attach('csvFile', csv, 'march.csv')]);
       const imported = answers.filter((a) => a.status === 200 && a.body.imported > 0);
       expect(imported).toHaveLength(1);
       expect(answers.every((a) => a.status === 200 || (a.status === 409 && a.body.code === 'statement_import_in_progress')), JSON.stringify(answers.map((a) => a.body))).toBe(true);
+      expect(control.gate).toBeUndefined();
       expect(await total(admin)).toBe(30);
       expect(await ledgerOf(admin)).toHaveLength(1);
     });
