@@ -128,8 +128,15 @@ export function resubscribing(
 
   const done = (async () => {
     while (!closed) {
-      attempt = open(position);
-      const dropped = await runAttempt(attempt);
+      let dropped: unknown;
+      try {
+        attempt = open(position);
+      } catch (error) {
+        // No connection to open one on (the client refuses at once): waited for as a drop.
+        attempt = undefined;
+        dropped = error;
+      }
+      if (attempt) dropped = await runAttempt(attempt);
       if (closed) break;
       failures++;
       const wait = backoffMs(failures, policy);
