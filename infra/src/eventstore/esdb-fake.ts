@@ -49,6 +49,15 @@ export class FakeEsdb {
   readonly subscribedFrom: number[] = [];
   readonly subscriptionScript: Array<{ after: number; then: 'drop' | 'end' }> = [];
 
+  /** Live subscriptions dropped so far by `drop` (a server restart): each throws once on its next turn. */
+  private dropped = 0;
+
+  /** Drops every open subscription, as a restart of the server does. */
+  drop(): void {
+    this.dropped++;
+    for (const wake of this.wakers.splice(0)) wake();
+  }
+
   /** Appends events as another writer would (system events included). */
   write(streamId: string, type: string, data: unknown = {}): Stored {
     const list = this.streams.get(streamId) ?? [];
@@ -161,13 +170,16 @@ export class FakeEsdb {
       stop = resolve;
       this.wakers.push(resolve);
     });
+    const drops = this.dropped;
+    const droppedSince = () => this.dropped > drops;
     async function* events() {
       let delivered = 0;
       let next = log.findIndex((e) => e.position > from);
       if (next < 0) next = log.length;
       for (;;) {
-        while (next < log.length) {
+        while (next < log.length || droppedSince()) {
           if (stopped) return;
+          if (droppedSince()) throw new UnavailableError(undefined, 'server restarted');
           if (script && delivered === script.after) {
             if (script.then === 'end') return;
             throw new UnavailableError(undefined, 'server restarted');
