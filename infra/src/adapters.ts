@@ -35,7 +35,7 @@ export async function createAdapters(config: Config, dir: DataDir, sqlite: { gro
   let events: EventStore;
   if (config.EVENTSTORE_URL) {
     const { EsdbEventStore } = await import('./eventstore/esdb');
-    events = new EsdbEventStore(config.EVENTSTORE_URL);
+    events = new EsdbEventStore(config.EVENTSTORE_URL, { maxAppendBytes: config.EVENTSTORE_MAX_APPEND_BYTES });
   } else {
     // Large appends (imports) are written by a thread of their own: see eventstore/sqlite-bulk.ts.
     events = new SqliteEventStore(dir.eventsFile, { bulkWriter: true });

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { esdbConnectionProblem } from './eventstore/esdb-connection';
 
 /** Every environment variable the product reads; validated once at start. */
 export const ConfigSchema = z.object({
@@ -14,7 +15,16 @@ export const ConfigSchema = z.object({
   SNAPSHOT_INTERVAL_SECONDS: z.coerce.number().min(1).default(30),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
-  EVENTSTORE_URL: z.string().url().optional(),
+  /**
+   * EventStoreDB: `esdb://host:2113` or a seed list of cluster nodes (`esdb://a:2113,b:2113,c:2113?tls=true`),
+   * checked by the client's own parser (a seed list is no URL) and given to it unchanged.
+   */
+  EVENTSTORE_URL: z.string().superRefine((url, ctx) => {
+    const problem = esdbConnectionProblem(url);
+    if (problem) ctx.addIssue({ code: 'custom', message: `not an EventStoreDB connection string: ${problem}` });
+  }).optional(),
+  /** Bytes one append to EventStoreDB carries at most; larger ones are split (ADR 0016). At most the server's MaxAppendSize (1 MiB by default before KurrentDB 25.1). */
+  EVENTSTORE_MAX_APPEND_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
   MONGO_URL: z.string().optional(),
   MONGO_DB: z.string().default('paperlink'),
   /** Embedded read models without MONGO_URL: in SQLite on disk (readmodels.sqlite), or in memory with a snapshot file (ADR 0020). */

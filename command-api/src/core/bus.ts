@@ -14,6 +14,7 @@ import {
   type StreamAppend,
   requestStream,
 } from '@paperlink/domain';
+import { appendEventIds, type IdSeed } from './event-ids';
 import { keyedFingerprint } from './fingerprint';
 import type { SessionGrant } from './tokens';
 
@@ -215,13 +216,14 @@ export class CommandBus {
         pending = previous;
       }
     }
+    // Event ids from the request and each event's place (core/event-ids.ts): the same append sent
+    // again is recognised by the store; the run holds across this loop's attempts.
+    const seed: IdSeed = { key: this.fingerprintKey, request: idempotency ? `${idempotency.key}\n${idempotency.fingerprint}` : ctx.requestId, run: randomUUID() };
     for (let attempt = 1; ; attempt++) {
       const p = await plan();
       if (pending && grantsSameUser(p, pending)) return pending;
       const meta = this.metadata(ctx);
-      const appends: StreamAppend[] = p.appends
-        .filter((a) => a.events.length > 0)
-        .map((a) => ({ streamId: a.streamId, expectedRevision: a.expectedRevision, events: a.events.map((e) => this.newEvent(e, meta)) }));
+      const appends: StreamAppend[] = p.appends.filter((a) => a.events.length > 0).map((a) => this.streamAppend(seed, a, meta));
       const reply: Omit<Reply, 'position'> = { status: p.status ?? 200, body: p.body, ...(p.grant ? { grant: p.grant } : {}) };
       try {
         if (recordStream && !pending) {
@@ -230,7 +232,7 @@ export class CommandBus {
             data: { requestId: idempotency!.key, fingerprint: idempotency!.fingerprint, fingerprintVersion: FINGERPRINT_VERSION, ...reply },
           };
           // Last, and in the same atomic append where the store can: the record exists only if the events do.
-          appends.push({ streamId: recordStream, expectedRevision: 'no_stream', events: [this.newEvent(record, meta)] });
+          appends.push(this.streamAppend(seed, { streamId: recordStream, expectedRevision: 'no_stream', events: [record] }, meta));
         }
         const results = appends.length > 0 ? await this.events.appendMany(appends) : [];
         const position = results.reduce((max, r) => Math.max(max, r.position), 0);
@@ -272,8 +274,11 @@ export class CommandBus {
     throw reused();
   }
 
-  private newEvent(e: DomainEvent, metadata: EventMetadata): NewEvent {
-    return { id: randomUUID(), type: e.type, data: e.data, metadata };
+  /** An append of the plan with its events' ids (core/event-ids.ts) and the request's metadata. */
+  private streamAppend(seed: IdSeed, a: PlannedAppend, metadata: EventMetadata): StreamAppend {
+    const ids = appendEventIds(seed, a);
+    const events: NewEvent[] = a.events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.data, metadata }));
+    return { streamId: a.streamId, expectedRevision: a.expectedRevision, events };
   }
 }
 

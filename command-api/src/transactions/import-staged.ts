@@ -6,7 +6,7 @@
  * every read a decision rests on (the file's claim, the ledger's revision, read-side waits, the
  * company's members, the dedup keys it holds: ADR 0023) and appends the plan through the bus as
  * every command does: the held events travel as placeholders and are written in the same atomic
- * append as the ledger, the claim and the request's record (ADR 0010, 0016).
+ * append as the take, the ledger, the claim and the request's record (ADR 0010, 0016).
  */
 import type { Request, Response } from 'express';
 import {
@@ -19,14 +19,13 @@ import {
   type Role,
   type StatementParseOptions,
 } from '@paperlink/domain';
-import { columnMappingStream } from '@paperlink/domain';
 import type { Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { readSideCurrent } from '../core/read-side';
-import { importStream, ledgerStream } from './routes';
-import { claimAppend, fileClaimed, readLedger } from './ledger';
+import { fileClaimed, readLedger } from './ledger';
 import { DEFAULT_MAX_IMPORT_ROWS, importAnswerWait, type ImportDeps } from './import';
+import { completeImport, importAppends, resumeOf } from './import-plan';
 
 /** A statement parsed and held by the stager: what this thread needs of it. */
 export interface StagedStatement {
@@ -132,45 +131,24 @@ export async function stagedImport(
     const importId = newId();
     await send(req, res, bus, async (c): Promise<Plan> => {
       const ledger = await readLedger(bus.events, c.companyId!, fileHash, ledgerHints);
+      // An import of this file taken and not finished is completed (import-plan.ts).
+      const resume = await resumeOf(bus.events, ledger, c.companyId!, c.userId!);
+      const id = resume?.importId ?? importId;
       if (!ledger.alreadyImported) await readSideCurrent(bus, c.companyId!, deps.decisionPosition);
       const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, await splitInSlices(staged.keys));
-      const { events, result } = await stager.decide(staged.stage, {
-        importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, members, fallbackId, existingKeys: [...existingKeys], alreadyImported: ledger.alreadyImported,
+      const decided = await stager.decide(staged.stage, {
+        importId: id, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, members, fallbackId, existingKeys: [...existingKeys], alreadyImported: ledger.alreadyImported,
       });
+      const base = { importId: id, companyId: c.companyId!, fileName: file.originalname, fileHash, importedBy: c.userId!, layout: staged.layout };
+      const { events, result } = resume ? completeImport(decided, resume, base) : decided;
       return {
         status: 200,
         ...importAnswerWait(result.imported, deps),
-        appends: importAppends(c.companyId!, importId, fileHash, events, ledger, mapping && bodyMapping ? { headerKey: staged.headerKey, mapping } : undefined),
+        appends: importAppends({ companyId: c.companyId!, importId: id, fileHash, importedBy: c.userId! }, events, ledger, mapping && bodyMapping ? { headerKey: staged.headerKey, mapping } : undefined, resume),
         body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: staged.layout, ignoredRows: staged.ignoredRows, message: `Import completed! ${result.imported} transactions imported` },
       };
     });
   } finally {
     stager.release(staged.stage);
   }
-}
-
-/**
- * An import's appends, in this order (ADR 0016): the rows, the ledger, then the file's claim; a
- * prefix leaves rows that a retry finds in the read model, never a claimed file without its
- * rows. The column mapping the caller chose is kept when anything was appended.
- */
-export function importAppends(
-  companyId: string,
-  importId: string,
-  fileHash: string,
-  events: Plan['appends'][number]['events'],
-  ledger: { expected: Plan['appends'][number]['expectedRevision']; indexAppends: Plan['appends'] },
-  chosen: { headerKey: string; mapping: unknown } | undefined,
-): Plan['appends'] {
-  const imported = events.some((e) => e.type === 'StatementImported');
-  const appends: Plan['appends'] = [
-    { streamId: importStream(importId), expectedRevision: 'no_stream', events: events.filter((e) => e.type === 'TransactionsImported') },
-    { streamId: ledgerStream(companyId), expectedRevision: ledger.expected, events: events.filter((e) => e.type === 'StatementImported') },
-    ...(imported ? [claimAppend(companyId, fileHash, importId)] : []),
-    ...ledger.indexAppends,
-  ];
-  if (chosen && events.length > 0) {
-    appends.push({ streamId: columnMappingStream(companyId, chosen.headerKey), expectedRevision: 'any', events: [{ type: 'ColumnMappingSaved', data: { companyId, headerKey: chosen.headerKey, mapping: chosen.mapping } }] });
-  }
-  return appends;
 }

@@ -20,7 +20,8 @@ import { readSideCurrent, type DecisionPosition } from '../core/read-side';
 import { requireCompany } from '../http/context';
 import { unreadableUpload } from '../http/uploads';
 import { fileClaimed, lastRevision, readLedger } from './ledger';
-import { importAppends, stagedImport, type StatementStager } from './import-staged';
+import { stagedImport, type StatementStager } from './import-staged';
+import { completeImport, importAppends, resumeOf } from './import-plan';
 import { candidateRow } from './import-rows';
 
 /** Statements up to 25 MB (about 250,000 rows). */
@@ -135,8 +136,9 @@ async function savedMapping(bus: CommandBus, companyId: string, headerKey: strin
 }
 
 /**
- * POST /transactions/import (multipart `csvFile`): one command per file. The events carry
- * the file's hash; all rows land in one atomic append or none do.
+ * POST /transactions/import (multipart `csvFile`): one command per file. The events carry the
+ * file's hash; on the embedded store all rows land in one atomic append or none do, on
+ * EventStoreDB in the order of import-plan.ts, which a retry completes.
  */
 export function importRouter(deps: ImportDeps): Router {
   const { bus } = deps;
@@ -189,16 +191,21 @@ export function importRouter(deps: ImportDeps): Router {
       // time (the ledger's revision, found without reading the ledger), and each decides on the
       // read model only once it holds every event so far (else 503): de-duplication is never off.
       const ledger = await readLedger(bus.events, c.companyId!, fileHash, ledgerHints);
+      // An import of this file taken and not finished (EventStoreDB: stopped half-way) is completed (import-plan.ts).
+      const resume = await resumeOf(bus.events, ledger, c.companyId!, c.userId!);
+      const id = resume?.importId ?? importId;
       if (!ledger.alreadyImported) await readSideCurrent(bus, c.companyId!, deps.decisionPosition);
       const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey));
-      const { events, result } = decideImport(
-        { importId, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
-        { fileHashes: ledger.alreadyImported ? { [fileHash]: importId } : {} },
+      const decided = decideImport(
+        { importId: id, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
+        { fileHashes: ledger.alreadyImported ? { [fileHash]: id } : {} },
       );
+      const base = { importId: id, companyId: c.companyId!, fileName: file.originalname, fileHash, importedBy: c.userId!, layout: parsed.layout };
+      const { events, result } = resume ? completeImport(decided, resume, base) : decided;
       return {
         status: 200,
         ...importAnswerWait(result.imported, deps),
-        appends: importAppends(c.companyId!, importId, fileHash, events, ledger, mapping && bodyMapping ? { headerKey: parsed.headerKey, mapping } : undefined),
+        appends: importAppends({ companyId: c.companyId!, importId: id, fileHash, importedBy: c.userId! }, events, ledger, mapping && bodyMapping ? { headerKey: parsed.headerKey, mapping } : undefined, resume),
         body: { ...result, userMatching: withNames(result.userMatching), fileName: file.originalname, fileHash, layout: parsed.layout, ignoredRows: parsed.ignoredRows.length, message: `Import completed! ${result.imported} transactions imported` },
       };
     });

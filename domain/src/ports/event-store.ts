@@ -57,6 +57,12 @@ export interface EventStore {
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
   /** Position of the newest event (0 when empty). */
   headPosition(): Promise<number>;
+  /**
+   * At most `maxCount` events strictly before `before` (an event's position; undefined: the end
+   * of the log), newest first; fewer only at the start of the log. Offered where positions are
+   * not consecutive numbers (EventStoreDB: byte offsets), so that none has to be computed.
+   */
+  readAllBackwards?(options: { before?: number; maxCount: number }): Promise<RecordedEvent[]>;
   /** Catches up from `after`, then delivers live events in order. The handler runs one batch at a time. */
   subscribeToAll(options: SubscribeOptions, handler: (events: RecordedEvent[]) => Promise<void>): Subscription;
   close(): Promise<void>;

@@ -21,19 +21,24 @@ export type ImportEvent =
   | { type: 'TransactionsImported'; data: { importId: string; companyId: string; fileName: string; fileHash: string; importedBy: string; rows: ImportedRow[] } };
 
 /**
- * The write side's index of statement files (docs/decisions/0023-decisions-and-read-model-lag.md):
- * `StatementFileClaimed` is the one event of a file's claim stream (streams.ts
- * statementFileStream), appended `no_stream` by the import that takes the file; an import reads
- * that one stream to know whether the same bytes came before. `StatementLedgerIndexed` is the
+ * The write side's index of statement files (docs/decisions/0023-decisions-and-read-model-lag.md,
+ * 0016-multi-stream-commands-on-eventstoredb.md): a file's claim stream (streams.ts
+ * statementFileStream) says whether the same bytes came before, in one read. An import that adds
+ * rows first appends `StatementFileTaken` there (`no_stream`: of two imports of one file one takes
+ * it, before any row is written), then its rows and the ledger's `StatementImported`, and last
+ * `StatementFileClaimed` (the file is imported). Claims written before the take existed are a
+ * `StatementFileClaimed` alone. A take without its claim is an import stopped half-way, which
+ * the next import of the file by the same person completes. `StatementLedgerIndexed` is the
  * one event of a company's index stream: every file of its ledger up to `throughRevision` has its
  * claim, and every import after it claims its own (ledgers written before the claims existed are
  * indexed by their first import after the upgrade).
  */
 export type StatementClaimEvent =
+  | { type: 'StatementFileTaken'; data: { companyId: string; fileHash: string; importId: string; importedBy: string } }
   | { type: 'StatementFileClaimed'; data: { companyId: string; fileHash: string; importId: string } }
   | { type: 'StatementLedgerIndexed'; data: { companyId: string; throughRevision: number } };
 
-export const STATEMENT_CLAIM_EVENT_TYPES: ReadonlyArray<StatementClaimEvent['type']> = ['StatementFileClaimed', 'StatementLedgerIndexed'];
+export const STATEMENT_CLAIM_EVENT_TYPES: ReadonlyArray<StatementClaimEvent['type']> = ['StatementFileTaken', 'StatementFileClaimed', 'StatementLedgerIndexed'];
 
 /** The key duplicates are recognised by: same date, description (case and spacing aside) and amount. */
 export function dedupKeyOf(date: string, description: string, amountCents: number): string {

@@ -11,6 +11,9 @@ import {
   usersProjection,
   type Projection,
 } from '@paperlink/projections';
+import { positionAt, TimeAnchors } from './position-at';
+
+export { positionAt };
 
 /**
  * State as of a moment (issue 17, item 2): the company's events up to the global position of
@@ -39,25 +42,6 @@ export function belongsTo(event: RecordedEvent, companyId: string): boolean {
   if (event.metadata.companyId === companyId) return true;
   const data = event.data as { companyId?: unknown } | null;
   return data !== null && typeof data === 'object' && data.companyId === companyId;
-}
-
-/**
- * The global position of a moment: the newest event decided at or before it (0 when none).
- * Binary search over the log (occurredAt grows with the position, up to the milliseconds
- * between deciding and appending): about log2(head) one-event reads.
- */
-export async function positionAt(events: EventStore, at: Date): Promise<number> {
-  const t = at.getTime();
-  let lo = 0;
-  let hi = await events.headPosition();
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    const [e] = await events.readAll({ after: mid - 1, maxCount: 1 });
-    if (!e || e.position > hi) hi = mid - 1;
-    else if (Date.parse(e.metadata.occurredAt) <= t) lo = e.position;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /**
@@ -236,6 +220,8 @@ export class AsOfReplayer {
   private readonly maxCheckpoints: number;
   private readonly now: () => number;
   private readonly fork: ((store: ReadStore) => ReadStore | undefined) | null;
+  /** Positions and times seen by earlier searches of moments (EventStoreDB; position-at.ts). */
+  private readonly anchors = new TimeAnchors();
 
   constructor(
     private readonly events: EventStore,
@@ -252,7 +238,7 @@ export class AsOfReplayer {
 
   /** The company's read models as they stood at `asOf` (replayed, or from the cache). */
   async snapshot(companyId: string, asOf: Date): Promise<AsOfSnapshot> {
-    const position = await positionAt(this.events, asOf);
+    const position = await positionAt(this.events, asOf, this.anchors);
     const key = `${companyId}@${position}`;
     const now = this.now();
     for (const [k, entry] of this.cache) if (entry.expires <= now) this.cache.delete(k);
