@@ -39,7 +39,7 @@ export default tseslint.config(
       }],
     },
   },
-  // The two APIs do not import each other (issue 13 item 6): what both need (request scoping,
+  // The two APIs do not import each other, so either can run as its own process: what both need (request scoping,
   // id params, ETags, the shape of an operation) lives in domain/http/, which imports only the
   // domain, express types and zod.
   {

@@ -1,5 +1,5 @@
 /**
- * AI on a company ledger (issue 16), offline, through the domain code the server runs:
+ * AI on a company ledger, offline, through the domain code the server runs:
  * categorisation (merchant-grouped CV on history.csv; history -> new.csv accuracy on lines of
  * seen and of new merchants; precision and coverage of answers above 0.7 confidence),
  * duplicate groups against truth.json (precision, recall), recurring series found with their

@@ -1,5 +1,5 @@
 /**
- * Calendars and advanced matching (issue 16 items 6-7), on synthetic data: iCalendar parsing
+ * Calendars and advanced matching, on synthetic data: iCalendar parsing
  * (ical.js, recurrences expanded), trip insights (lines indexed by day) against the plain
  * lines × events loop, correlation precision and recall on planted trip spending, and the
  * advanced-matching ranking over its date window against every transaction.

@@ -1,5 +1,5 @@
 /**
- * Analytics at scale (issue 14), embedded profile, over HTTP: a company with 1,000,000
+ * Analytics at scale (ADR 0014), embedded profile, over HTTP: a company with 1,000,000
  * transactions (three members), 20,000 receipts and 10,000 matches, written straight to the
  * event log in the product's event shapes (as a statement import and OCR would write them),
  * then projected by the product's own projector. Times GET /analytics/dashboard (admin: the

@@ -1,5 +1,5 @@
 /**
- * Audit benchmarks (issue 17, item 3), embedded profile:
+ * Audit benchmarks (ADR 0010), embedded profile:
  *  - the chain check (`make verify`, GET /api/audit/verify) over 1,000,000 events; goal >= 200,000 events/s;
  *  - the cost of hashing on appends: the same store with and without it, in the same run, on
  *    the same disk (single durable appends, as commands make them, and batches of 100, as imports do);

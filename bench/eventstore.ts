@@ -1,5 +1,5 @@
 /**
- * Event store and rebuild benchmarks (issue 2), embedded profile, each figure the median of
+ * Event store and rebuild benchmarks (ADR 0001), embedded profile, each figure the median of
  * several runs beside the raw better-sqlite3 figure measured in the same run on the same disk.
  *   node --import tsx bench/eventstore.ts [--events 1000000]
  */

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 15): a PDF of 10,000 transactions with 1,000 receipt images, and an Excel
+ * Reports (ADR 0018): a PDF of 10,000 transactions with 1,000 receipt images, and an Excel
  * workbook of 100,000 transactions, through the product's own path (rows read from the embedded
  * read store a page at a time on this thread, rendered in a pool worker, bytes streamed back),
  * beside a baseline in the same run: pdfkit / exceljs writing the same rows (and the same image

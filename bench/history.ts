@@ -1,5 +1,5 @@
 /**
- * History and as-of reads at scale (issue 17, items 1-2), embedded profile, over HTTP: a company
+ * History and as-of reads at scale (ADR 0017), embedded profile, over HTTP: a company
  * with 100,000 transactions (ten statement imports an hour apart, three members), 2,000
  * receipts, 1,000 matches and a few hundred corrections, written straight to the event log in
  * the product's event shapes and projected by the product's projectors. Times, in the same

@@ -1,5 +1,5 @@
 /**
- * The statement an import benchmark sends, and the baseline it is measured against (issue 13:
+ * The statement an import benchmark sends, and the baseline it is measured against (goal:
  * "import of 100,000 rows end to end <= 2x a raw insert of the same rows into SQLite in the same
  * run"). Shared by bench/scale.ts and bench/import-cost.ts so both compare against one baseline.
  *

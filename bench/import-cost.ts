@@ -1,6 +1,6 @@
 /**
  * What one 100,000-row import costs, stage by stage, beside the raw insert of the same rows into
- * SQLite (bench/import-baseline.ts) measured in the same run (issue 13: "import of 100,000 rows
+ * SQLite (bench/import-baseline.ts) measured in the same run (goal: "import of 100,000 rows
  * end to end <= 2x a raw insert"; docs/decisions/0027-import-cost.md). Smaller and faster than
  * bench/scale.ts, to iterate on:
  *
@@ -307,7 +307,7 @@ try {
     const watcher = new Database(dataDir(dir).eventsFile, { readonly: true, fileMustExist: true });
     const claimed = watcher.prepare<[number], { p: number | null }>("SELECT MAX(position) AS p FROM events WHERE position > ? AND type = 'StatementImported'");
     const headPos = (watcher.prepare('SELECT MAX(position) AS p FROM events').get() as { p: number }).p;
-    // Memory (issue 13: <= 1.5 GB resident; the import's peak is what makes a small machine swap).
+    // Memory (goal: <= 1.5 GB resident; the import's peak is what makes a small machine swap).
     await sleep(1000);
     const memBefore = memory(pid);
     const peakReset = resetPeak(pid);

@@ -1,5 +1,5 @@
 /**
- * How a cropped line should be prepared and read (issue 12, ADR 0019 "targeted second reading"),
+ * How a cropped line should be prepared and read (ADR 0019, "targeted second reading"),
  * measured on receipts-train only, on the lines the product would read again (linesToReread on
  * the first reading): character error rate of the line against the annotated text of the same
  * band (`<id>.boxes.csv` segments whose centre lies on the line), for the page reading's own

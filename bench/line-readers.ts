@@ -1,5 +1,5 @@
 /**
- * Which reader reads a receipt's field lines best (issue 12, ADR 0019 amendment): on
+ * Which reader reads a receipt's field lines best (ADR 0019): on
  * receipts-train, the lines the product would read again for each field (linesToReread, every
  * field asked for so that every receipt counts), scored against the annotated text of the same
  * band (`<id>.boxes.csv`): the page reading's own line, tesseract's line reading as the product

@@ -1,5 +1,5 @@
 /**
- * The targeted second reading of the lines that matter (issue 12, ADR 0019 amendment), measured
+ * The targeted second reading of the lines that matter (ADR 0019), measured
  * on receipts-train (all 91; nothing here is learned, and any setting chosen was chosen on train)
  * and receipts-dev (40, confirming only), before and after:
  *

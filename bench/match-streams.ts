@@ -1,5 +1,5 @@
 /**
- * Matches sized to their decisions (issue 13 items 2-3, ADR 0021), in one process, no HTTP:
+ * Matches sized to their decisions (ADR 0021), in one process, no HTTP:
  *
  * 1. A company with 100,000 matches in its history (side streams, as the commands write them):
  *    confirm, reject and manual match through the command bus on the SQLite event store

@@ -1,5 +1,5 @@
 /**
- * Auto-match at scale (issue 6): 10,000 receipts against 100,000 card lines in one company,
+ * Auto-match at scale: 10,000 receipts against 100,000 card lines in one company,
  * synthetic but shaped like real data (seeded, so every run sees the same company):
  * - 1,500 merchants with registered names ("SRI MAJU HARDWARE TRADING SDN BHD") and the
  *   card descriptor a network makes of each (upper case, legal form and filler dropped, an

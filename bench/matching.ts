@@ -1,13 +1,13 @@
 /**
- * Matching precision and recall on real receipts (issue 6): the SROIE dev receipts against
+ * Matching precision and recall on real receipts: the SROIE dev receipts against
  * the three card statements built for them (`../shared/data/bank-csv`), at thresholds 70, 75,
  * 80 and 90. A proposal is correct when its line is the truth line (same date, description
  * and amount); recall counts the receipts that have a card line.
  *   - matcher alone: the receipts' labelled merchant, date and total;
- *   - end to end, extractor: `extractReceiptFields` (rules + learned ranker, issue 12) on each
+ *   - end to end, extractor: `extractReceiptFields` (rules + learned ranker, ADR 0026) on each
  *     dev receipt's first tesseract.js reading (bench/.cache/ocr-dev-raw.json, filled with one
  *     worker on first use), with no retry: what the committed extractor makes of OCR text.
- *     Goal (issue 12) at threshold 70: precision >= 0.98, recall >= 0.90.
+ *     Goal at threshold 70: precision >= 0.98, recall >= 0.90.
  *   - end to end, pipeline: the fields the OCR bench extracted with retries
  *     (bench/.cache/ocr-extracted.json, written by bench/ocr.ts), when present.
  * Goals of the matcher alone at the default threshold 75: precision >= 0.99, recall >= 0.95.

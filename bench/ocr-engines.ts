@@ -1,5 +1,5 @@
 /**
- * OCR engines compared on the same receipts (issue 12, item 1): tesseract.js (the pipeline's
+ * OCR engines compared on the same receipts (ADR 0019): tesseract.js (the pipeline's
  * pool, infra/src/ocr/pool.ts) against PaddleOCR PP-OCRv4 on ONNX Runtime (infra/src/ocr/paddle.ts,
  * `@gutenye/ocr-node`). Each engine reads every receipt of receipts-train and receipts-dev once
  * (the `plain` preparation of preprocess.ts, one worker / one ONNX thread), in its own child

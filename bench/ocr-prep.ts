@@ -1,6 +1,6 @@
 /**
  * Image preparations and tesseract settings for tesseract.js, compared on the same receipts
- * (issue 12): each variant reads receipts-train (tuning) and, when asked, receipts-dev
+ * (ADR 0019): each variant reads receipts-train (tuning) and, when asked, receipts-dev
  * (confirming) with one worker, in its own child process; readings are cached per variant in
  * bench/.cache/ocr-prep-<variant>.json (delete to read again), so a run resumes and the
  * report can be printed again without reading.

@@ -11,7 +11,7 @@
  *
  * Timing: receipts run `workers` at a time, so each receipt holds one worker and its time is
  * the worker time it costs ("per worker"); wall time over receipts is the pool's rate.
- * Goals (issue 12, on held-out merchants): total >= 95 %, date >= 97 %, merchant >= 90 %, fields
+ * Goals (ADR 0019, on held-out merchants): total >= 95 %, date >= 97 %, merchant >= 90 %, fields
  * marked confident right >= 97 %, median <= 2 s per receipt per worker.
  * Writes bench/.cache/ocr-extracted.json (receipt id -> merchant, date, totalCents) for
  * bench/matching.ts.

@@ -4,7 +4,7 @@
  * bus's read-your-writes wait). Inline, that is on the request thread; in the thread, the
  * append is sent to the projector thread and its commit sent back. Same server code, the
  * SQLite read store, in this process over HTTP; each mode twice, alternately, on fresh data
- * folders. Prints p50 / p95 per run (the budget of a match decision is p95 <= 30 ms, issue 13).
+ * folders. Prints p50 / p95 per run (the budget of a match decision is p95 <= 30 ms, ADR 0029).
  *   node --import tsx bench/projector-wake.ts [--writes 200]
  */
 import { mkdtempSync, rmSync } from 'node:fs';

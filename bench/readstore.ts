@@ -1,5 +1,5 @@
 /**
- * Read models in memory against read models in SQLite (issue 13 item 1, ADR 0020), at the
+ * Read models in memory against read models in SQLite (ADR 0020), at the
  * store: one company's 1,000,000 transactions projected from their import events by every
  * projection, then the five list queries of bench/transactions.ts through listTransactions (the
  * function the API calls), a new deep page after an edit, and a restart. Each store runs in a

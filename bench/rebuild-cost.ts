@@ -1,5 +1,5 @@
 /**
- * Where the time of a rebuild of every read model goes (issue 13: "rebuild of every read model
+ * Where the time of a rebuild of every read model goes (goal: "rebuild of every read model
  * from 1,000,000 events <= 3x the raw read and parse of those events"; ADR 0028). Builds a data
  * folder with bench/scale-data.ts once at a reduced size (default SCALE_TX=250000: 25,000
  * receipts and matches) and keeps it under /tmp (REBUILD_COST_CACHE, keyed by the sizes and the

@@ -1,5 +1,5 @@
 /**
- * The learned receipt-field ranker (issue 12): merchant-grouped cross-validation on
+ * The learned receipt-field ranker (ADR 0026): merchant-grouped cross-validation on
  * receipts-train next to today's rules (scripts/train-receipt-model.ts, weights not written),
  * then the committed model through `extractReceiptFields` itself on the dev receipts' cached
  * tesseract.js reading (bench/.cache/ocr-dev-raw.json; filled with one worker on first use):

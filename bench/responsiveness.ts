@@ -1,5 +1,5 @@
 /**
- * Responsiveness under load (issue 11, item 6): does the server keep answering while one
+ * Responsiveness under load (ADR 0008): does the server keep answering while one
  * company imports a 200,000-row statement and ten receipts are OCR'd?
  *
  * The server runs in its own process (`node --import tsx infra/src/main.ts`, embedded profile,

@@ -1,5 +1,5 @@
 /**
- * The product's other calls at a company's real size (issue 13, ADR 0029 decisions 10-13 and 17):
+ * The product's other calls at a company's real size (ADR 0029 decisions 10-13 and 17):
  * every GET the spec lists and the AI calls on one line, timed as the admin and as a member of
  * the big company of a bench/scale-data.ts folder (1,000,000 transactions, 100,000 receipts and
  * matches by default), with /api/health polled beside each slow call (the request thread must

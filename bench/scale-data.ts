@@ -1,5 +1,5 @@
 /**
- * A data folder at a company's real size (issue 13), written straight to the event store in the
+ * A data folder at a company's real size (ADR 0029), written straight to the event store in the
  * events the commands write: same types, data shapes (made by the domain's deciders), metadata
  * and stream names (domain/src/core/streams.ts), a request record beside what a person did (the
  * web app sends an X-Request-Id with every command). Building it through the HTTP API would take
@@ -18,7 +18,7 @@
  * folder follows the format of the checkout; test/projections/scale-data.int.spec.ts checks that
  * the server starts on it without an upgrade and lists what was generated.
  *
- * Sizes from the environment (defaults: the acceptance of issue 13):
+ * Sizes from the environment (defaults: a real company's size, ADR 0029):
  *   SCALE_TX 1,000,000 · SCALE_RECEIPTS 100,000 · SCALE_MATCHES 100,000 · SCALE_MEMBERS 50 ·
  *   SCALE_SMALL_COMPANIES 4 · SCALE_SMALL_TX 2,000 (receipts a tenth, matches a twentieth) ·
  *   SCALE_SIGNINS 10,000 · SCALE_MONTHS 60

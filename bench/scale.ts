@@ -1,5 +1,5 @@
 /**
- * The embedded profile at a real company's size (issue 13, "Acceptance"). Builds a data folder
+ * The embedded profile at a real company's size (ADR 0029). Builds a data folder
  * (bench/scale-data.ts: 1,000,000 transactions, 100,000 receipts, 100,000 matches in their
  * history, 50 members in one company, 4 small companies, one member with 10,000 sign-ins),
  * starts the real server on it as a child process (`node --import tsx infra/src/main.ts`) and

@@ -1,5 +1,5 @@
 /**
- * Sessions at any number of past sign-ins (issue 13, item 2; ADR 0022): refresh p95 for a user
+ * Sessions at any number of past sign-ins (ADR 0022): refresh p95 for a user
  * with 10 sign-ins and for one with 10,000, in the same run and process, over HTTP on a local
  * port; and a user whose 10,000 sign-ins were written in 3dfe0f7's format (all in `user-<id>`):
  * its first request (which folds them and stores a checkpoint), then its refresh p95.

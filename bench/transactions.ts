@@ -1,5 +1,5 @@
 /**
- * Transactions at scale (issue 4), embedded profile, in process over HTTP (supertest):
+ * Transactions at scale, embedded profile, in process over HTTP (supertest):
  * import a 100,000-row statement end to end (parse, deduplicate, append, project), then time
  * list queries with filters at 100,000 transactions in one company.
  *   node --import tsx bench/transactions.ts [--rows 100000]

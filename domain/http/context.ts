@@ -1,5 +1,5 @@
 /**
- * Request scoping, shared by the command and the query API (issue 13 item 6): the request's
+ * Request scoping, shared by the command and the query API: the request's
  * context (ids, time), the company and role a request acts in, and the guards of routes. Neither
  * API imports the other; both import this.
  */

@@ -1,5 +1,5 @@
 /**
- * A record's revision on the wire (issue 13 item 5): the query side answers it as an ETag, the
+ * A record's revision on the wire (ADR 0024): the query side answers it as an ETag, the
  * command side takes it back in If-Match. The revision is how many events the record's own
  * write stream holds (0: none yet), so it changes with every change of the record.
  */

@@ -49,7 +49,7 @@ export interface Operation {
   /** Error answers beyond the ones every operation of its kind has. */
   errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 412 | 413 | 422 | 429 | 503, string>>;
   /**
-   * Optimistic concurrency on the wire (issue 13 item 5): `etag`, the answer carries the record's
+   * Optimistic concurrency on the wire (ADR 0024): `etag`, the answer carries the record's
    * revision as ETag; `if-match`, the write takes it back in If-Match and answers 412 when stale.
    */
   concurrency?: 'etag' | 'if-match';

@@ -1,5 +1,5 @@
 /**
- * The learning AI calls (issue 16, items 2-4) over HTTP: categorisation with feedback and
+ * The learning AI calls over HTTP: categorisation with feedback and
  * stats, duplicate checks / groups / batch for transactions and receipts, recurring patterns,
  * and scope (a plain user acts on their own records only). Lines are invented here.
  */

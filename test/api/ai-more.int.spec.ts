@@ -1,6 +1,6 @@
 /**
- * Splitting, calendar correlation, advanced matching and the comprehensive analysis (issue 16
- * items 5-7) through the HTTP API: answers, validation, events in the read models, and scope
+ * Splitting, calendar correlation, advanced matching and the comprehensive analysis
+ * through the HTTP API: answers, validation, events in the read models, and scope
  * (a plain member sees and acts on their own records; an admin on the company's).
  */
 import sharp from 'sharp';

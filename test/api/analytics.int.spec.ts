@@ -1,5 +1,5 @@
 /**
- * Issue 14: every figure of GET /analytics/dashboard and GET /matches/stats, for the admin (the
+ * ADR 0014: every figure of GET /analytics/dashboard and GET /matches/stats, for the admin (the
  * whole company) and for members (their own data), against values this test computes from its
  * own record of the seed (a statement import, receipts read by a fake OCR, auto-match, confirm,
  * reject, a manual match, an edit, two deletions, splits across categories, a split removed,

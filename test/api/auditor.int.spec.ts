@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 4: an auditor is invited like any member, reads the whole company as an admin
+ * An auditor is invited like any member, reads the whole company as an admin
  * does (every member's records, admin figures, the audit chain and export), and is refused every
  * write with 403: each write route of the command side (command-api/src/operations.ts) is called
  * here with real ids, and the event log does not grow. The tenancy matrix's counterpart: there a

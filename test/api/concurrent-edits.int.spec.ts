@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 
 /**
- * Issue 13 item 5: GET of a transaction, receipt or company answers its revision (ETag, and
+ * ADR 0024: GET of a transaction, receipt or company answers its revision (ETag, and
  * `revision` in the body); a PUT with If-Match is refused with 412 when someone else changed the
  * record since, and nothing is written; without If-Match a PUT works as before.
  */

@@ -6,7 +6,7 @@ import { toReceiptReading } from '../../infra/src/receipts/reader';
 import { registerAccount, settle, startApi, type Account, type Api } from '../support/harness';
 import { imageOf, labels } from '../support/labelled-reader';
 
-// Issue 12 item 4: an ambiguous receipt date reads from evidence: the receipt, the merchant's
+// An ambiguous receipt date reads from evidence: the receipt, the merchant's
 // earlier receipts, the company's dateOrder setting. The reader here runs the real extraction
 // on INVENTED receipt texts (keyed by the uploaded file's hash), with the options the OCR job
 // passes, so the test shows the job's hints, not OCR quality.

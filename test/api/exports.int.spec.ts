@@ -1,5 +1,5 @@
 /**
- * Issue 15 (server): export options, preview, and PDF and Excel reports read back as a person's
+ * Reports on the server (ADR 0018): export options, preview, and PDF and Excel reports read back as a person's
  * tools would (pdfjs text, exceljs cells): totals, grouping, scope, neutralised formulas, cell
  * types. The first pages of two sample PDFs are rendered to .artifacts/reports/ to look at.
  */
@@ -321,7 +321,7 @@ describe('Excel reports', () => {
   });
 });
 
-describe('split transactions (issue 16 item 5)', () => {
+describe('split transactions', () => {
   async function book(buffer: Buffer) {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(buffer as unknown as ArrayBuffer);

@@ -1,5 +1,5 @@
 /**
- * Issue 17, items 1-2: the history of every record (GET /api/history/{kind}/{id}) and reads as
+ * ADR 0017: the history of every record (GET /api/history/{kind}/{id}) and reads as
  * of a moment (`asOf` on the transactions, receipts and matches reads). A company imports a
  * statement, uploads receipts that auto-match by themselves, corrects a line (PUT), a person
  * confirms a match and changes a member's role; each record's timeline and the lists as they

@@ -1,5 +1,5 @@
 /**
- * ADR 0008, fourth pass (issue 11 item 6, issue 13): a large statement is parsed, decided and
+ * ADR 0008 (import off the request thread): a large statement is parsed, decided and
  * made into events in the event store's writer thread (IMPORT_STAGE_BYTES), not on the request
  * thread. Same answers and guarantees as the request-thread path: exact de-duplication as a
  * multiset (ADR 0023), a file imported twice adds nothing, the row limit and the mapping

@@ -10,7 +10,7 @@ import { registerAccount, startApi, type Account, type Api } from '../support/ha
 import { BANK_CSV, imageOf, labelledReader, labels } from '../support/labelled-reader';
 
 /**
- * Issue 13 item 2 (ADR 0021): a match decision reads the streams of its pair, so its cost does
+ * ADR 0021: a match decision reads the streams of its pair, so its cost does
  * not grow with the company's matches. Every stream a request reads is recorded (a wrapped event
  * store, and the request's async context, so that jobs running meanwhile are not counted); the same decisions are taken with a few matches in the company and again after 3,000
  * more matches were added to its history. Deciding on one stream of all the company's matches

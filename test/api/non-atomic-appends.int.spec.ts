@@ -3,7 +3,7 @@ import { ledgerStream, type AppendResult, type EventStore, type StreamAppend } f
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 
 /**
- * Issue 17, item 6 (docs/decisions/0016-multi-stream-commands-on-eventstoredb.md): on
+ * docs/decisions/0016-multi-stream-commands-on-eventstoredb.md): on
  * EventStoreDB appendMany appends stream after stream, and a failure half-way keeps the streams
  * appended before it. The event store here behaves so, and fails once after a given number of
  * streams; a command must leave a state its retry completes.

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 6 (ADR 0025): the same code as three processes on one data folder
+ * ADR 0025: the same code as three processes on one data folder
  * (PAPERLINK_ROLE=projector, command, query; the embedded SQLite event store and read models in
  * WAL mode, shared). The command process appends, the projector process alone builds the read
  * models, the query process answers reads from them and refuses writes; each answers 421 to what

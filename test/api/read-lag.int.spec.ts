@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 4: decisions never rest on a read model that may lag (ADR 0023). With the
+ * Decisions never rest on a read model that may lag (ADR 0023). With the
  * projections held (a test seam on the event store's subscriptions), each decision that reads a
  * read model either decides from the write side or is refused with 503 and Retry-After, never
  * taken on what the read model happened to hold; once the projections resume, the retry works.

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { registerAccount, startApi, type Api } from '../support/harness';
 
 /**
- * ADR 0029 (issue 13, "a refresh p95 <= 20 ms"): a refresh that rotates the session is answered
+ * ADR 0029 (goal: a refresh p95 <= 20 ms): a refresh that rotates the session is answered
  * once its events are appended, without waiting for the projections (it changes only the
  * session's expiry in the read models, which no answer shows and the session guard does not
  * read); a refresh that revokes (reuse after the grace) still waits, so the family is refused

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 3: every event carries a hash over its canonical content (RFC 8785) and the
+ * ADR 0010: every event carries a hash over its canonical content (RFC 8785) and the
  * previous event's hash; the chain check catches an edited, a deleted and a reordered event;
  * files of the previous format get their chain on start, once; an admin (or auditor) exports a
  * company's events as a signed bundle that `make verify BUNDLE=…` checks offline.

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 4 in the browser: an auditor signs in, switches to the company they audit and
+ * The auditor in the browser: an auditor signs in, switches to the company they audit and
  * walks its main pages. They read everything (transactions, receipts, matches, master data, the
  * AI dashboard, a record's History and the as-of view) and see no write control anywhere, with a
  * read-only notice on every page. The same person in their own company (where they are admin)

@@ -9,7 +9,7 @@ import { browserSuite, launch, registerInBrowser } from '../e2e-support/browser'
 
 const NAME = 'the web app under its Content-Security-Policy in Debian chromium: no violation on any screen, receipts preview and open';
 
-/** Issue 11, item 15: the CSP the server sends is one the built app runs under, untouched. */
+/** The CSP the server sends is one the built app runs under, untouched. */
 browserSuite(NAME, () => {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-e2e-csp-'));
   let server: ServerProcess;

@@ -20,7 +20,7 @@ interface Person {
   companyId?: string;
 }
 
-/** Issue 15, item 4 and the browser acceptance: preview, then a PDF and an Excel report, as admin and as user. */
+/** Reports in the browser: preview, then a PDF and an Excel report, as admin and as user. */
 browserSuite(NAME, () => {
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-e2e-ex-'));
   const stamp = Date.now();

@@ -1,5 +1,5 @@
 /**
- * Issue 17, items 1-2 in the browser: the History panel of a transaction row (the import's file
+ * History and as-of reads (ADR 0017) in the browser: the History panel of a transaction row (the import's file
  * and row, the correction's before and after, who and their role), and the as-of date picker
  * with its banner on the transactions screen: the list as it stood before the correction.
  */

@@ -10,7 +10,7 @@ import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { invite, registerAccount, startApi, type Api } from '../support/harness';
 
 /**
- * Issue 17, item 5: a projection's new version is built beside the live generation while the
+ * ADR 0015: a projection's new version is built beside the live generation while the
  * list keeps answering from the old one, then switched over when it has caught up.
  */
 

@@ -334,7 +334,7 @@ async function seedBusiness() {
   await api.http.put('/api/settings/llm/model').set(h).send({ model: 'claude-rebuild-test' }).expect(200);
   await api.http.put('/api/settings/llm/fallback-model').set(h).send({ model: null }).expect(200);
 
-  // splitting and calendars (ai-more, issue 16): a split saved, removed and saved again; a calendar uploaded twice (replaced)
+  // splitting and calendars (ai-more): a split saved, removed and saved again; a calendar uploaded twice (replaced)
   const split = [{ amount: -2.5, category: 'Travel', job_number: 'JOB-1', cost_code: '01-100' }, { amount: -2, category: 'Meals', job_number: 'JOB-1', cost_code: '01-100' }];
   await api.http.post(`/api/ai/splitting/${tx.get('Blue Bottle Coffee')}`).set(h).send({ parts: split }).expect(200);
   await api.http.delete(`/api/ai/splitting/${tx.get('Blue Bottle Coffee')}`).set(h).expect(200);
@@ -345,7 +345,7 @@ async function seedBusiness() {
   await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Lisboa site visit')), 'trips.ics').expect(201);
   const extra = await api.http.post('/api/ai/calendar/upload').set(h).attach('calendar', Buffer.from(ics('Porto')), 'extra.ics').expect(201);
   await api.http.delete(`/api/ai/calendar/calendars/${extra.body.calendar.id}`).set(h).expect(200);
-  // learning AI (issue 16): a prediction and its feedback; two duplicate pairs, one confirmed, one dismissed
+  // learning AI: a prediction and its feedback; two duplicate pairs, one confirmed, one dismissed
   await quiet(api);
   const categories = (await api.http.get('/api/masterdata/categories').set(h).expect(200)).body as Array<{ id: string; name: string }>;
   const mealsId = categories.find((c) => c.name === 'Meals')!.id;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { registerAccount, startApi } from '../support/harness';
 import { REPO_ROOT } from '../../infra/src/app';
 
-/** Issue 17, item 5: `make replay TO=<date> OUT=<dir>` studies the past in a folder of its own. */
+/** `make replay TO=<date> OUT=<dir>` studies the past in a folder of its own. */
 
 const run = promisify(execFile);
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');

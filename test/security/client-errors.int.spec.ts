@@ -1,5 +1,5 @@
 /**
- * Found by the fuzz suite (issue 11, item 17): a request whose address and headers pass Node's
+ * Found by the fuzz suite (ADR 0007): a request whose address and headers pass Node's
  * 16 KB limit, or whose request line cannot be parsed, was answered by Node itself with a bare
  * status line and no body. The server answers them with `{ error, code }` like every other 4xx.
  */

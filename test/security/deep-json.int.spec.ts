@@ -5,7 +5,7 @@ import { CommandBus, errorHandler, requestContext, send } from '@paperlink/comma
 import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
 
-/** Issue 11, item 7: deeply nested JSON overflowed the fingerprint's stack and answered 500. */
+/** Deeply nested JSON overflowed the fingerprint's stack and answered 500. */
 
 /** `{"a":{"a":...{"a":1}...}}` nested `depth` levels deep, as raw text (JSON.stringify could not make it). */
 function nested(depth: number): string {

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 6: a large statement import used to hold the request thread for seconds
+ * ADR 0008: a large statement import used to hold the request thread for seconds
  * (200,000 rows stalled /api/health for 28 s; 100,000 rows for 5-10 s here). Parsing runs in
  * the worker pool, and what stays on the request thread (appends, projection, auto-match)
  * yields between slices. /api/health is asked every 20 ms from the moment the upload starts

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 14 (first part): a date that no calendar has (`2024-02-30`, month 13, day 00)
+ * A date that no calendar has (`2024-02-30`, month 13, day 00)
  * in a list filter is a 400 that says so, not an empty list that looks like "no data".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

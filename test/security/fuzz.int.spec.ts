@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 17: a property-based fuzz suite over every operation of the OpenAPI document
+ * ADR 0007: a property-based fuzz suite over every operation of the OpenAPI document
  * (the document the server serves, generated from the routers' zod schemas). Each operation is
  * driven with generated valid and invalid inputs (params with other users' and other companies'
  * real ids, `__proto__`, huge strings, unicode; queries; JSON bodies generated from the

@@ -7,7 +7,7 @@ import { invite, registerAccount, startApi, type Account, type Api } from '../su
 import { labelledReader } from '../support/labelled-reader';
 
 /**
- * Issue 11, item 15: security headers on every response, receipts that cannot run script in the
+ * ADR 0006: security headers on every response, receipts that cannot run script in the
  * app's origin, no stream names in error bodies, a public health answer with status and version
  * only, and no waiting for X-Min-Position before authentication.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 13: identical rows inside one statement are real purchases (two coffees on
+ * ADR 0005: identical rows inside one statement are real purchases (two coffees on
  * one day). A row is a duplicate only as many times as the company already holds it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

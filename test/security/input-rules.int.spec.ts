@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
 
 /**
- * Issue 11, item 14: amounts that import accepts are amounts that edit accepts (one money rule:
+ * ADR 0006: amounts that import accepts are amounts that edit accepts (one money rule:
  * two decimals at most, at most 999,999,999.99), and control characters and text direction
  * overrides in names and emails are refused with a clear 400.
  */

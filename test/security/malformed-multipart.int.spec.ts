@@ -1,5 +1,5 @@
 /**
- * Found by the fuzz suite (issue 11, item 17): a multipart body that busboy cannot read (a
+ * Found by the fuzz suite (ADR 0007): a multipart body that busboy cannot read (a
  * broken part header, a missing boundary, a body cut short) answered 500 on every upload route.
  * It is a 400 with `{error, code}`, like any other unreadable request body.
  */

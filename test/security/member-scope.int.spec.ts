@@ -1,5 +1,5 @@
 /**
- * Issue 11, items 9, 10 and 11: each member sees only their own. One company with an admin
+ * ADR 0005: each member sees only their own. One company with an admin
  * (Ada), two plain users (Bo and Cy) and a manager (Mo, who sees only their own data too).
  */
 import { createHash, randomUUID } from 'node:crypto';

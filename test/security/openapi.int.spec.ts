@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 17: the OpenAPI 3.1 document lists every route the app has registered, and
+ * ADR 0007: the OpenAPI 3.1 document lists every route the app has registered, and
  * nothing it has not, so it cannot drift; /api/docs renders it without any script.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ import { registerAccount, startApi, type Account, type Api } from '../support/ha
 import { imageOf, labelledReader, labels } from '../support/labelled-reader';
 
 /**
- * Issue 11, item 14: receipt files left on disk by a crash (bytes stored, the process gone
+ * Receipt files left on disk by a crash (bytes stored, the process gone
  * before the receipt was recorded) are removed on start once older than the safety age; files
  * of live receipts, and young files that may belong to an upload in flight, stay.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 5: a PDF of a few hundred bytes whose page is 200 inches on a side used to
+ * A PDF of a few hundred bytes whose page is 200 inches on a side used to
  * freeze every company for 12-35 s (the upload check rendered it at 40 dpi, the thumbnail at
  * 72 dpi, OCR at 250 dpi) and its thumbnail answered 500. Page sizes are read before anything
  * is drawn: an absurd page is refused at upload with a 400, and every rendering has a pixel

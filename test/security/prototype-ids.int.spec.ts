@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 
 /**
- * Issue 11, item 8: ids like `__proto__` were found as existing records (the master data state
+ * Ids like `__proto__` were found as existing records (the master data state
  * was a plain object keyed by id), and company B's `PUT /masterdata/categories/__proto__` moved
  * company C's item into B's list. Every `:id`-like route param is checked at the edge, and no
  * in-memory map is a plain object keyed by input.

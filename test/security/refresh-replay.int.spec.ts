@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { registerAccount, startApi, type Api } from '../support/harness';
 
 /**
- * Issue 11, item 2: a reused refresh token sent again with the X-Request-Id of its first use
+ * A reused refresh token sent again with the X-Request-Id of its first use
  * got the old answer back (and working tokens) long after the parallel-tab grace, bypassing
  * reuse detection. The clock is moved with fake Dates (timers stay real).
  */

@@ -3,7 +3,7 @@ import { registerAccount, startApi, type Account, type Api } from '../support/ha
 import { png } from '../support/images';
 
 /**
- * Issue 11, item 12: two different uploads with one X-Request-Id: the second was acknowledged
+ * ADR 0003: two different uploads with one X-Request-Id: the second was acknowledged
  * (the first answer replayed) and dropped, because the fingerprint ignored the file.
  */
 

@@ -8,7 +8,7 @@ import { upgradeRequestRecords } from '../../infra/src/eventstore/upgrade-reques
 import { productHasher, startApi } from '../support/harness';
 
 /**
- * Issue 11, item 1: the retry fingerprint of a request was an unsalted SHA-256 of its body, so
+ * ADR 0003: the retry fingerprint of a request was an unsalted SHA-256 of its body, so
  * events.sqlite held crackable digests of passwords. These tests search the raw bytes of the
  * event store (main file and WAL) for the passwords themselves and for every unkeyed digest
  * of the request that the old bus would have stored.

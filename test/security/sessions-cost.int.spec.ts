@@ -4,7 +4,7 @@ import { registerAccount, startApi, type Account, type Api } from '../support/ha
 import { copySignIn, plainHasher, probing, type Probe } from '../support/sign-ins';
 
 /**
- * Issue 13, item 2 (ADR 0022): a refresh, a sign-in and a sign-out read the same number of
+ * ADR 0022: a refresh, a sign-in and a sign-out read the same number of
  * events whether the user has signed in 7 times or 2,007 times. The 2,000 extra sign-ins are
  * copies of what one real sign-in appended (wherever the product records it), so the test
  * fails if any of those requests reads the sign-in history, wherever that history lives.

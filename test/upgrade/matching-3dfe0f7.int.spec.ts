@@ -10,7 +10,7 @@ import { settle, startApi, type Api } from '../support/harness';
 import { labelledReader } from '../support/labelled-reader';
 
 /**
- * A data folder written by 3dfe0f7 (before issue 13; made by
+ * A data folder written by 3dfe0f7 (before ADR 0021; made by
  * test/fixtures/matching-3dfe0f7/make.ts), whose matches all live in `matching-<company>`,
  * keeps every guarantee once its matches are carried into the streams of their sides (ADR 0021).
  */

@@ -7,7 +7,7 @@ import { startApi, type Api } from '../support/harness';
 import { labelledReader } from '../support/labelled-reader';
 
 /**
- * A data folder written by the previous landing's code (b401118, before issue 11; made by
+ * A data folder written by the previous landing's code (b401118, before request fingerprints were keyed; made by
  * test/fixtures/previous-format/make.ts) keeps working after the upgrade: its sign-in records
  * lose the unkeyed digests of passwords, its read models rebuild to the new formats, and every
  * record, password and decision it held is still there.

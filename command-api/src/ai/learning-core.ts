@@ -1,5 +1,5 @@
 /**
- * What the learning AI routes share (issue 16, items 2-4): the ports they are given, the
+ * What the learning AI routes share: the ports they are given, the
  * request schemas, scope helpers and the answer shapes. The routes are in
  * categorize-routes.ts, duplicate-routes.ts and recurring-routes.ts; learning.ts mounts them.
  */

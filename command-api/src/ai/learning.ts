@@ -1,5 +1,5 @@
 /**
- * The learning AI calls (spec section 7, AI; issue 16 items 2-4): categorisation with its
+ * The learning AI calls (spec section 7, AI): categorisation with its
  * feedback and stats, duplicate checks, groups and batches, recurring patterns, and the AI
  * dashboard's figures. A plain member sees and acts on their own records only; an admin on
  * the company's. Predictions, feedback and duplicate groups are events.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HttpMethod, Operation, OperationAuth, OperationBody, SuccessContent } from '@paperlink/domain/http/operation';
 
 /**
- * The API described from the schemas the routers parse with (issue 11, item 17). Every router
+ * The API described from the schemas the routers parse with, so it cannot drift from them. Every router
  * module lists its operations next to its routes (command-api/src/operations.ts,
  * query-api/src/operations.ts); `buildOpenApi` turns them into an OpenAPI 3.1 document whose
  * schemas are `z.toJSONSchema` of those same zod schemas, so the document cannot say one thing

@@ -5,7 +5,7 @@ import { newId } from '../core/ids';
 import { errorHandler } from './errors';
 import { validIdParams } from './params';
 
-/** Issue 11, item 8: one validator for every id-like route param. */
+/** One validator for every id-like route param, so that `__proto__` and friends never reach a state keyed by id. */
 function app() {
   const router = validIdParams(express.Router());
   router.get('/things/:id', (req, res) => void res.json({ id: req.params.id }));

@@ -1,5 +1,5 @@
 /**
- * The auditor's guard (issue 17, item 4): a read-only caller may read (GET, and the few POST
+ * The auditor's guard: a read-only caller may read (GET, and the few POST
  * routes of the query side that only read: report previews and files, analyses) and manage their
  * own account (sign out, name, password: operations that need no company), and nothing else. The
  * check comes before every router, and refuses what it does not know: a route added later is a

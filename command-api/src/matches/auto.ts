@@ -98,7 +98,7 @@ const IN_PLACE = 5_000;
 
 /**
  * One auto-match run. Full (no seed): every free receipt and line of the company (or member),
- * on request. Incremental (a seed): the seed's candidate block only (issue 13 item 3). The
+ * on request. Incremental (a seed): the seed's candidate block only, so its cost does not grow with the company (ADR 0021). The
  * assignment is computed on read models; each proposal is then recorded by a command that
  * reads the two side streams of its pair and skips it when a person rejected the pair or
  * confirmed a side meanwhile (never decided on a read model that may lag).

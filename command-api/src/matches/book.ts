@@ -25,8 +25,8 @@ const CARRY_WAIT_MS = 20_000;
 const carried = new WeakMap<EventStore, Set<string>>();
 
 /**
- * Waits until the company's matches are in their side streams: a data folder written before issue
- * 13 has them in `matching-<company>` until the start-up carry (infra, ADR 0021) marks the company
+ * Waits until the company's matches are in their side streams: a data folder written before side
+ * streams has them in `matching-<company>` until the start-up carry (infra, ADR 0021) marks the company
  * done. Read once per company and process: the old stream's first event (none for a company that
  * never had one) and the mark.
  */

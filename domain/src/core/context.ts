@@ -1,4 +1,4 @@
-/** `auditor`: reads the whole company as an admin does and writes nothing (issue 17, item 4). */
+/** `auditor`: reads the whole company as an admin does and writes nothing (ADR 0017). */
 export type Role = 'user' | 'manager' | 'admin' | 'auditor';
 export const ROLES: readonly Role[] = ['user', 'manager', 'admin', 'auditor'];
 

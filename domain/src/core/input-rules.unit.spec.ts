@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { amountToCents, centsWithinRule, MAX_AMOUNT_CENTS } from './money';
 import { hasUnsafeCharacters } from './text';
 
-/** Issue 11, item 14: the money rule shared by import and edit; characters no name may hold. */
+/** The money rule shared by import and edit; characters no name may hold. */
 describe('amountToCents (the money rule)', () => {
   it.each([
     [0, 0], [-24.31, -2431], [24.3, 2430], ['12.30', 1230], ['12.340', 1234], [' -7 ', -700], ['+5', 500], ['12.', 1200],

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * Every stream name, in one place. A stream holds what one decision needs to read: keep each
  * one sized to its decisions (a stream that grows with a company's history and is read whole on
- * a hot path is a defect, see issue 13). Events are projected from the global log by type, so a
+ * a hot path is a defect: ADR 0021, ADR 0022). Events are projected from the global log by type, so a
  * name chosen here affects only the write side.
  */
 const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 40);
@@ -44,7 +44,7 @@ export const uploadStream = (key: string) => `upload-${key}`;
 // Matching (ADR 0021): a receipt's matches (public events) and a transaction's (its notes).
 export const receiptMatchesStream = (receiptId: string) => `receiptMatches-${receiptId}`;
 export const transactionMatchesStream = (transactionId: string) => `transactionMatches-${transactionId}`;
-/** Legacy, read once by the upgrade: every match of a company in one stream (before issue 13). */
+/** Legacy, read once by the upgrade: every match of a company in one stream (before ADR 0021). */
 export const matchingStream = (companyId: string) => `matching-${companyId}`;
 /** The upgrade's mark: the company's legacy matches were carried into their side streams. */
 export const matchingCarriedStream = (companyId: string) => `matchingCarried-${companyId}`;

@@ -37,7 +37,7 @@ describe('parseAmount', () => {
     expect(parseAmount(raw, '.')).toBeNull();
   });
 
-  // Issue 11, item 14: the money rule an edit applies (two decimals at most) holds for files too.
+  // One money rule for import and edit: the money rule an edit applies (two decimals at most) holds for files too.
   it.each(['12.345', '$1,234.567', '0.001', '1.2345 CR'])('%j has more than two decimals: not an amount', (raw) => {
     expect(parseAmount(raw, '.')).toBeNull();
     expect(parseAmount(raw, '.', true)).not.toBeNull();

@@ -3,7 +3,7 @@ import { masterDataDecider, type MasterDataEvent, type MasterDataState } from '.
 import { companyDecider, type CompanyEvent } from '../accounts/company';
 import { NotFoundError, ValidationError } from '../core/errors';
 
-/** Issue 11, item 8: the states fold into maps keyed by ids from requests; prototype names are no items. */
+/** The states fold into maps keyed by ids from requests; prototype names are no items. */
 const EVIL = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf'];
 const CATEGORY = '0190a5b2-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
 

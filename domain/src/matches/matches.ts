@@ -5,7 +5,7 @@ import type { MatchEvidence, MatchProposal } from '../matching';
 
 /**
  * The match events and types. Matches now live in the streams of their sides (sides.ts, ADR
- * 0021). `matchingDecider` below is the decider of the design before issue 13, when every match
+ * 0021). `matchingDecider` below is the decider of the design before ADR 0021, when every match
  * of a company lived in one stream `matching-<companyId>`: it is kept to fold such old streams
  * once, when a data folder is upgraded (infra/src/eventstore/carry-legacy-matches.ts). People's
  * decisions are final for the machine in both: a confirmed pair is never re-suggested or

@@ -4,7 +4,7 @@ import type { MatchEvidence, MatchProposal } from '../matching';
 import type { MatchEvent, MatchOrigin, MatchStatus, Side, Suggestion } from './matches';
 
 /**
- * Matches sized to their decisions (issue 13, ADR 0021). Every match is a pair (receipt,
+ * Matches sized to their decisions (ADR 0021). Every match is a pair (receipt,
  * transaction); its facts live in two small streams, one per side:
  *
  * - `receiptMatches-<receipt>` holds the public events (MatchesSuggested, MatchesWithdrawn,

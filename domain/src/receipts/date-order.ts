@@ -1,5 +1,5 @@
 /**
- * Day first or month first, decided per receipt from evidence (issue 12 item 4), never by one
+ * Day first or month first, decided per receipt from evidence, never by one
  * global rule. Precedence, strongest first:
  *
  * 1. `receipt`: the receipt's own dates (a numeric date with a day above 12, e.g. 25/03/2026,

@@ -1,6 +1,6 @@
 /**
- * The year of a receipt's date checked against the company's own period (issue 12, "date
- * plausibility"; ADR 0019 fifth amendment): the days its card lines were posted on. A receipt is
+ * The year of a receipt's date checked against the company's own period ("date
+ * plausibility", ADR 0019): the days its card lines were posted on. A receipt is
  * paid inside that period, give or take a quarter (a receipt kept before the first statement was
  * imported, one uploaded after the last). A date outside it is doubtful; when one OCR slip of the
  * year's last two digits (learned/digit-confusions.json: which digit tesseract.js reads for which,

@@ -7,8 +7,8 @@ import { cleanName } from './merchant';
 import type { OcrWord } from './types';
 
 /**
- * Receipt text as tesseract.js gets it wrong, on receipts invented for these tests (issue 12:
- * extraction that survives OCR noise): a time glued to the year, a register number before the
+ * Receipt text as tesseract.js gets it wrong, on receipts invented for these tests (extraction
+ * must survive OCR noise): a time glued to the year, a register number before the
  * date, impossible digits in a date, a total OCR lost, a misread legal suffix, a name wrapped
  * over three lines, and a two-page scan whose page boxes both start at the top.
  */

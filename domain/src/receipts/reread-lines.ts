@@ -1,5 +1,5 @@
 /**
- * Which lines of a page are worth reading again, one by one (issue 12, ADR 0019 "targeted second
+ * Which lines of a page are worth reading again, one by one (ADR 0019, "targeted second
  * reading"): for each field the first reading left missing or not confident, the lines its
  * candidates were read from, best first by the committed ranker's own score (the lines the
  * extractor weighed), plus the line the field was finally read from, and for the total any line

@@ -1,5 +1,5 @@
 /**
- * A receipt's print copy (issue 15, ADR 0018): the page images a PDF report embeds for the
+ * A receipt's print copy (ADR 0018): the page images a PDF report embeds for the
  * receipt, made once (when the receipt is read, or by the first report that needs it) and kept
  * beside the file in the blob store, so reports do not decode and downscale phone photos or
  * render PDF pages again. Layout: "PLPC", a flags byte (1: the file goes in as it is, no pages

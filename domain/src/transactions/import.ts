@@ -109,7 +109,7 @@ export interface ImportInParts extends Omit<ImportStatementCommand, 'rows' | 'ne
   /**
    * The parsed and assigned rows in file order, a part at a time: each part is read once, in
    * turn, and not kept, so a caller that makes the next part only when asked (a generator)
-   * never holds more than one part's rows (the staged import, issue 13: 100,000 candidate and
+   * never holds more than one part's rows (the staged import, ADR 0027: 100,000 candidate and
    * imported rows at once were 80 MB of the writer thread's peak).
    */
   parts: Iterable<readonly CandidateRow[]>;

@@ -1,6 +1,6 @@
 /**
  * Composition of the splitting, calendar, advanced matching and comprehensive analysis routes
- * (issue 16 items 5-7): the command router (writes) and the query router (reads), with the
+ * routes: the command router (writes) and the query router (reads), with the
  * worker pool for the CPU work and the company's settings for the AI switch.
  */
 import type { Router } from 'express';

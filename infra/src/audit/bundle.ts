@@ -1,5 +1,5 @@
 /**
- * Audit export (issue 17, item 3): a company's events for a period as one signed file that can be
+ * Audit export (ADR 0010): a company's events for a period as one signed file that can be
  * checked offline (`make verify BUNDLE=<file>`). Format (JSON lines, UTF-8):
  *
  *   line 1:  {"manifest": {...}}           what the bundle holds, signed (Ed25519)

@@ -1,5 +1,5 @@
 /**
- * GET /audit/verify and GET /audit/export (issue 17, item 3): admins and auditors. The chain walk
+ * GET /audit/verify and GET /audit/export (ADR 0010): admins and auditors. The chain walk
  * and the bundle run in the worker pool, on a read-only connection of their own, never on the
  * request thread; the bundle is written to a private temporary file, sent, then removed.
  */

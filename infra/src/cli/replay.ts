@@ -8,7 +8,7 @@ import { loadConfig } from '../config';
 import { dataDir, lockDataDir } from '../data-dir';
 
 /**
- * `make replay TO=<date> OUT=<dir>` (issue 17, item 5): the events recorded up to a moment,
+ * `make replay TO=<date> OUT=<dir>`: the events recorded up to a moment,
  * copied from DATA_DIR's log into a new data folder, and every read model built there, for an
  * analyst to study the past (e.g. `make start DATA_DIR=<dir>`). The live folder is only read
  * (SQLite's VACUUM INTO from a read-only connection, safe while the server runs); OUT must be a

@@ -1,5 +1,5 @@
 /**
- * The targeted second reading (issue 12, ADR 0019): the lines a doubtful field's candidates were
+ * The targeted second reading (ADR 0019): the lines a doubtful field's candidates were
  * read from (domain `linesToReread`) are cropped from the page that was read (the line's box, a
  * margin of `SIDE_MARGIN` line heights left and right, none above and below: a taller band takes
  * in the neighbouring lines, which a single-line reading then mixes in), enlarged in greyscale so

@@ -33,7 +33,7 @@ export function totalsPaying(cardCents: number, o: ResolvedMatchOptions): [numbe
 }
 
 /**
- * Auto-match's candidate block (issue 13 item 3, ADR 0021), read from the read models through
+ * Auto-match's candidate block (ADR 0021), read from the read models through
  * their (companyId, posting day) indexes: the lines of the days a receipt's amount windows can
  * still reach the threshold on (domain/src/matching/blocking.ts), and the receipts dated where a
  * new line could pay them. The cost follows the seed and the density of a few weeks of

@@ -5,7 +5,7 @@ export const AUTO_MATCH_JOB = 'match.auto';
 
 export interface AutoMatchPayload {
   position: number;
-  /** What is new: the run matches its candidate block only (issue 13 item 3, ADR 0021). */
+  /** What is new: the run matches its candidate block only (ADR 0021). */
   seed: MatchSeed;
 }
 

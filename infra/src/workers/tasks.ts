@@ -51,7 +51,7 @@ export const TASKS = {
   calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
   rankCandidates: ({ target, others, limit }: { target: RankTarget; others: Array<ReceiptInput | TransactionInput>; limit: number }): RankedCandidate[] => rankCandidates(target, others, limit),
-  /** Audit (issue 17): the hash chain's walk and a company's signed bundle, on a read connection of their own. */
+  /** Audit (ADR 0010): the hash chain's walk and a company's signed bundle, on a read connection of their own. */
   auditVerify: async ({ file }: { file: string }): Promise<ChainReport> => (await import('../audit/tasks')).verifyChainParallel(file),
   auditExport: async (input: ExportInput): Promise<BundleManifest> => (await import('../audit/bundle')).writeBundle(input),
   /** A PDF or Excel report, rows in and bytes out over its own port (infra/src/reports/run.ts). */

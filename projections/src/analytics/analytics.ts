@@ -7,7 +7,7 @@ import {
 import type { Projection, ProjectionView } from '../core/projection';
 
 /**
- * The analytics read model (issue 14). Counters per company and per member, whole and per day,
+ * The analytics read model (ADR 0014). Counters per company and per member, whole and per day,
  * kept by deltas as events arrive, so that the dashboard, the stats and a date-range export
  * read a handful of documents, never every transaction. Every figure is counted with the
  * definitions of `@paperlink/domain` analytics (tallies); this projector only decides which

@@ -2,7 +2,7 @@ import { normaliseMerchant, provenOrder, type DateOrder, type DateOrderDecision,
 import type { Projection } from '../core/projection';
 
 /**
- * The merchant date-order history (issue 12 item 4, receipts/date-order.ts) kept as it changes,
+ * The merchant date-order history (domain receipts/date-order.ts) kept as it changes,
  * so that reading a receipt does not read every receipt of its company: the OCR job read them
  * all (dateOrderHistory, 1.2 s of the request thread and a few hundred MB of garbage per receipt
  * at 100,000 receipts; ADR 0029 sixth round). Per receipt, what of it the history needs; per

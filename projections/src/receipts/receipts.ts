@@ -59,7 +59,7 @@ function withFields(doc: ReceiptDoc, fields: Partial<Record<keyof typeof FIELD_T
 
 export const receiptsProjection: Projection = {
   name: 'receipts',
-  // 2: date_order (issue 12 item 4).
+  // 2: date_order (day or month first, per receipt).
   // 3: revision (the receipt stream's, for ETag / If-Match).
   version: 3,
   // (companyId, extracted_date): the receipts a new card line could pay (auto-match's block, ADR 0021).

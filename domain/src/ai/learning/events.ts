@@ -1,5 +1,5 @@
 /**
- * Events of the learning AI features (issue 16): predictions and the feedback on them, and
+ * Events of the learning AI features: predictions and the feedback on them, and
  * duplicate groups with their status. A prediction is recorded so that the dashboard counts
  * what was predicted; feedback teaches the company's categoriser; a dismissed group's pairs are
  * never raised again.

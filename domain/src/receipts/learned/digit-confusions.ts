@@ -1,5 +1,5 @@
 /**
- * Which digit the OCR reads for which (issue 12): counted on receipts-train, the page reading of
+ * Which digit the OCR reads for which (ADR 0019): counted on receipts-train, the page reading of
  * every word with digits against the annotated text under it, where the two differ in exactly one
  * digit (`2013` read over an annotated `2018`: read 3 for 8). Written to digit-confusions.json by
  * scripts/digit-confusions.ts; the date's year is mended with it when the company's period says
