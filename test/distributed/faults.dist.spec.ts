@@ -105,7 +105,7 @@ async function measureTakeover(monitor: FaultClient, killedAt: number): Promise<
   for (let n = 0; Date.now() - killedAt < 90_000; n++) {
     const made = await monitor.write('POST', '/masterdata/categories', { name: `Takeover ${n}` }, 10_000);
     if (made.status === 201) {
-      const read = await monitor.call('GET', '/masterdata/categories', undefined, { prefer: 'wait=1' });
+      const read = await monitor.call('GET', '/masterdata/categories');
       if (read.headers.get('x-read-side') === 'current') return Date.now() - killedAt;
     }
     await sleep(250);
@@ -157,9 +157,8 @@ describe.skipIf(skip !== undefined)(`faults on the distributed profile lose noth
   it('loses no acknowledged write, imports no row twice, finishes every receipt and rebuilds to the same read models', async () => {
     const monitor = clients[0]!;
     await Promise.all([faults(monitor), ...clients.map((c, i) => work(c, i))]);
-    expect(takeoverMs, topology.output()).toBeLessThanOrEqual(TAKEOVER_LIMIT_MS);
-
     log(`clients done (${clients.reduce((n, c) => n + c.retries, 0)} retries); the standby took over in ${takeoverMs} ms`);
+    expect(takeoverMs, topology.output()).toBeLessThanOrEqual(TAKEOVER_LIMIT_MS);
     const statuses = await finished(receipts, 300_000);
     expect(statuses.filter((s) => !['completed', 'failed'].includes(s)), statuses.join(' ')).toEqual([]);
     log(`receipts: ${statuses.join(' ')}`);
