@@ -122,11 +122,30 @@ export class Topics {
     if (!created) {
       created = this.admin
         .createTopics({ waitForLeaders: true, topics: [{ topic, replicationFactor: this.options.replicationFactor ?? -1, ...Topics.shape(topic, this.options.partitions ?? 6) }] })
-        .then(() => undefined);
+        .then(() => undefined, (e: unknown) => {
+          // Created, but the broker's metadata did not show it yet while kafkajs waited for its leaders.
+          if ((e as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION') return this.known(topic);
+          throw e;
+        });
       this.created.set(topic, created);
       created.catch(() => this.created.delete(topic));
     }
     return created;
+  }
+
+  /** Waits until the broker's metadata holds the topic and its partitions' leaders. */
+  private async known(topic: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+        if (topics[0]?.partitions.length && topics[0].partitions.every((p) => p.leader >= 0)) return;
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+      }
+      if (Date.now() > deadline) throw new Error(`topic ${topic} has no leaders after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   private static shape(topic: string, partitions: number): { numPartitions: number; configEntries?: Array<{ name: string; value: string }> } {

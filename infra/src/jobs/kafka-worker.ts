@@ -54,6 +54,23 @@ export class Timers {
     this.pending.add(abort);
   }
 
+  /** Resolves true after `ms`, or false at once when cancelled. */
+  sleep(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (this.stopped) return resolve(false);
+      const abort = () => {
+        clearTimeout(timer);
+        this.pending.delete(abort);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.pending.delete(abort);
+        resolve(true);
+      }, ms);
+      this.pending.add(abort);
+    });
+  }
+
   cancelAll(): void {
     this.stopped = true;
     for (const abort of [...this.pending]) abort();
@@ -92,7 +109,24 @@ export class JobWorker {
     return [...(this.assigned[jobTopic(this.type)] ?? [])].sort((a, b) => a - b);
   }
 
+  /** Joins the group, trying again with a back-off while the broker cannot be reached (until close). */
   private async start(): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.join();
+      } catch (e) {
+        const consumer = this.consumer;
+        this.consumer = undefined;
+        await consumer?.disconnect().catch(() => {});
+        const wait = Math.min(30_000, 500 * 2 ** (tries - 1));
+        if (this.ctx.closing()) throw e;
+        this.ctx.log(`job worker ${this.type} did not start (try ${tries}; again in ${wait} ms): ${errorText(e)}`);
+        if (!(await this.ctx.timers.sleep(wait))) throw e;
+      }
+    }
+  }
+
+  private async join(): Promise<void> {
     const retries = retryDelays(this.options).map((d) => retryTopic(this.type, d));
     await this.ctx.topics.ensure(jobTopic(this.type), ...retries, DEAD_LETTER_TOPIC);
     const consumer = this.ctx.kafka.consumer({

@@ -103,7 +103,8 @@ export class KafkaJobQueue implements JobQueue {
       log: this.log,
       closing: () => this.closing,
     });
-    worker.ready.catch((e: unknown) => this.log(`job worker ${type} did not start: ${e instanceof Error ? e.message : String(e)}`));
+    // It rejects only when the queue closed before the worker could join its group.
+    worker.ready.catch(() => {});
     this.workers.set(type, worker);
   }
 
