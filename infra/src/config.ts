@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { kafkaSettingProblems, SASL_MECHANISMS } from './jobs/kafka-client';
 
 /** Every environment variable the product reads; validated once at start. */
 export const ConfigSchema = z.object({
@@ -26,6 +27,13 @@ export const ConfigSchema = z.object({
    */
   PROJECTOR: z.enum(['thread', 'inline']).default('thread'),
   KAFKA_BROKERS: z.string().optional(),
+  /** TLS to the brokers; KAFKA_SSL_CA_FILE: a PEM file of the CA that signed their certificates (else the system's). */
+  KAFKA_SSL: z.enum(['true', 'false'], { message: 'KAFKA_SSL must be true or false' }).default('false').transform((v) => v === 'true'),
+  KAFKA_SSL_CA_FILE: z.string().optional(),
+  /** SASL to the brokers (kafka-client.ts checks these together); the password is never logged. */
+  KAFKA_SASL_MECHANISM: z.enum(SASL_MECHANISMS, { message: `KAFKA_SASL_MECHANISM must be one of ${SASL_MECHANISMS.join(', ')}` }).optional(),
+  KAFKA_SASL_USERNAME: z.string().optional(),
+  KAFKA_SASL_PASSWORD: z.string().optional(),
   /**
    * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`
    * the API's writes (and reads), appending events; `query` the API's reads only, from the read
@@ -73,5 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
+  // Settings that are wrong only together (they name no secret's value).
+  const problems = kafkaSettingProblems(parsed.data);
+  if (problems.length > 0) throw new Error(`Invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return parsed.data;
 }
