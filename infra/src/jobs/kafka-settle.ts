@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
-import { errorText, parseSettlement, SETTLED_TOPIC, type Settlement, type Topics } from './kafka-topics';
+import { errorText, parseSettlement, type Settlement, type Topics } from './kafka-topics';
 
 export type Outcome = Settlement['status'];
 
@@ -34,21 +34,22 @@ export class Settlements {
    * job submitted after this resolves is seen.
    */
   async listen(): Promise<void> {
-    await this.topics.ensure(SETTLED_TOPIC);
-    const group = `paperlink-settled-${this.clientId}-${randomUUID()}`;
+    const topic = this.topics.names.settled;
+    await this.topics.ensure(topic);
+    const group = `${this.topics.names.prefix}-settled-${this.clientId}-${randomUUID()}`;
     const consumer = this.kafka.consumer({ groupId: group, sessionTimeout: 30_000, heartbeatInterval: HEARTBEAT_MS });
     this.consumer = consumer;
     this.group = group;
     await consumer.connect();
-    await consumer.subscribe({ topics: [SETTLED_TOPIC], fromBeginning: false });
-    const ends = await this.admin.fetchTopicOffsets(SETTLED_TOPIC);
+    await consumer.subscribe({ topics: [topic], fromBeginning: false });
+    const ends = await this.admin.fetchTopicOffsets(topic);
     await consumer.run({
       eachMessage: async ({ message: m }) => {
         const s = parseSettlement(m);
         if (s) this.resolve(s.id, s.status);
       },
     });
-    for (const { partition, high } of ends) consumer.seek({ topic: SETTLED_TOPIC, partition, offset: high });
+    for (const { partition, high } of ends) consumer.seek({ topic, partition, offset: high });
   }
 
   /** A promise of the job's outcome, and a way to stop waiting (the job was never produced). */
@@ -78,7 +79,7 @@ export class Settlements {
   async publish(job: { id: string; type: string; attempt: number }, status: Outcome, error?: unknown): Promise<void> {
     this.resolve(job.id, status);
     const s: Settlement = { id: job.id, type: job.type, status, attempt: job.attempt, ...(error !== undefined ? { error: errorText(error) } : {}) };
-    await this.producer.send({ topic: SETTLED_TOPIC, messages: [{ key: job.id, value: JSON.stringify(s), headers: { status } }] });
+    await this.producer.send({ topic: this.topics.names.settled, messages: [{ key: job.id, value: JSON.stringify(s), headers: { status } }] });
   }
 
   async close(): Promise<void> {

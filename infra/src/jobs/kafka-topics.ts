@@ -1,5 +1,6 @@
 /**
- * The topics of the Kafka job queue, what their messages hold, and their creation.
+ * The topics of the Kafka job queue, what their messages hold, and their creation (names
+ * shown under the default prefix, see TopicNames).
  *
  * - `paperlink.jobs.<type>`: jobs waiting for their first attempt (key: job id).
  * - `paperlink.jobs.<type>.retry-<delay>ms`: jobs waiting for a later attempt, one topic per
@@ -12,15 +13,55 @@
 import type { Admin, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Job, JobOptions } from '@paperlink/domain';
 
-export const jobTopic = (type: string) => `paperlink.jobs.${type}`;
-export const retryTopic = (type: string, delayMs: number) => `paperlink.jobs.${type}.retry-${delayMs}ms`;
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Every retry topic of a type, whatever its delay. */
-export const retryTopicPattern = (type: string) => new RegExp(`^${escaped(jobTopic(type))}\\.retry-\\d+ms$`);
-/** The consumer group whose members run the jobs of a type (one member per worker process). */
-export const jobGroup = (type: string) => `paperlink-${type}`;
-export const SETTLED_TOPIC = 'paperlink.jobs.settled';
-export const DEAD_LETTER_TOPIC = 'paperlink.jobs.dead';
+
+/**
+ * The names of the queue's topics and groups under a prefix (KAFKA_TOPIC_PREFIX, default
+ * `paperlink`): one broker can serve several installations (or test runs) apart.
+ */
+export class TopicNames {
+  constructor(readonly prefix = 'paperlink') {
+    if (!/^[a-zA-Z0-9._-]{1,40}$/.test(prefix)) throw new Error(`Kafka topic prefix ${prefix} is not a legal topic name part (letters, digits, . _ -, at most 40)`);
+  }
+
+  job(type: string): string {
+    return `${this.prefix}.jobs.${type}`;
+  }
+
+  retry(type: string, delayMs: number): string {
+    return `${this.job(type)}.retry-${delayMs}ms`;
+  }
+
+  /** Every retry topic of a type, whatever its delay. */
+  retryPattern(type: string): RegExp {
+    return new RegExp(`^${escaped(this.job(type))}\\.retry-\\d+ms$`);
+  }
+
+  /** The consumer group whose members run the jobs of a type (one member per worker process). */
+  group(type: string): string {
+    return `${this.prefix}-${type}`;
+  }
+
+  get settled(): string {
+    return `${this.prefix}.jobs.settled`;
+  }
+
+  get dead(): string {
+    return `${this.prefix}.jobs.dead`;
+  }
+
+  /** The group of the dead-letter read model's projectors (one reads at a time). */
+  get deadLetterGroup(): string {
+    return `${this.prefix}-dead-letters`;
+  }
+}
+
+const DEFAULT_NAMES = new TopicNames();
+export const jobTopic = (type: string) => DEFAULT_NAMES.job(type);
+export const retryTopic = (type: string, delayMs: number) => DEFAULT_NAMES.retry(type, delayMs);
+export const jobGroup = (type: string) => DEFAULT_NAMES.group(type);
+export const SETTLED_TOPIC = DEFAULT_NAMES.settled;
+export const DEAD_LETTER_TOPIC = DEFAULT_NAMES.dead;
 
 const LEGAL_TYPE = /^[a-zA-Z0-9._-]{1,200}$/;
 /** Type names whose topic would be another topic of the queue. */
@@ -111,6 +152,7 @@ export class Topics {
   constructor(
     private readonly admin: Admin,
     private readonly options: { partitions?: number; replicationFactor?: number },
+    readonly names: TopicNames = DEFAULT_NAMES,
   ) {}
 
   ensure(...topics: string[]): Promise<void> {
@@ -121,7 +163,7 @@ export class Topics {
     let created = this.created.get(topic);
     if (!created) {
       created = this.admin
-        .createTopics({ waitForLeaders: true, topics: [{ topic, replicationFactor: this.options.replicationFactor ?? -1, ...Topics.shape(topic, this.options.partitions ?? 6) }] })
+        .createTopics({ waitForLeaders: true, topics: [{ topic, replicationFactor: this.options.replicationFactor ?? -1, ...this.shape(topic, this.options.partitions ?? 6) }] })
         .then(() => undefined, (e: unknown) => {
           // Created, but the broker's metadata did not show it yet while kafkajs waited for its leaders.
           if ((e as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION') return this.known(topic);
@@ -148,11 +190,11 @@ export class Topics {
     }
   }
 
-  private static shape(topic: string, partitions: number): { numPartitions: number; configEntries?: Array<{ name: string; value: string }> } {
+  private shape(topic: string, partitions: number): { numPartitions: number; configEntries?: Array<{ name: string; value: string }> } {
     // A settlement matters only to submitters waiting now; jobs keep the broker's retention.
-    if (topic === SETTLED_TOPIC) return { numPartitions: partitions, configEntries: [{ name: 'retention.ms', value: String(DAY_MS) }] };
+    if (topic === this.names.settled) return { numPartitions: partitions, configEntries: [{ name: 'retention.ms', value: String(DAY_MS) }] };
     // Dead letters are rare and are the source of a read model: one partition, kept forever.
-    if (topic === DEAD_LETTER_TOPIC) return { numPartitions: 1, configEntries: [{ name: 'retention.ms', value: '-1' }] };
+    if (topic === this.names.dead) return { numPartitions: 1, configEntries: [{ name: 'retention.ms', value: '-1' }] };
     return { numPartitions: partitions };
   }
 }

@@ -6,7 +6,7 @@ import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import type { Job, JobHandler, JobOptions } from '@paperlink/domain';
 import { HEARTBEAT_MS, type Settlements } from './kafka-settle';
 import {
-  backoff, DEAD_LETTER_TOPIC, errorText, jobGroup, jobTopic, parseJob, retryDelays, retryTopic, retryTopicPattern, type DeadLetter, type Topics,
+  backoff, errorText, parseJob, retryDelays, type DeadLetter, type Topics,
 } from './kafka-topics';
 
 /** How long a fetch waits for new messages. */
@@ -104,9 +104,13 @@ export class JobWorker {
     this.ready = this.start();
   }
 
+  private get names() {
+    return this.ctx.topics.names;
+  }
+
   /** The partitions of the type's first-attempt topic this member holds now. */
   partitions(): number[] {
-    return [...(this.assigned[jobTopic(this.type)] ?? [])].sort((a, b) => a - b);
+    return [...(this.assigned[this.names.job(this.type)] ?? [])].sort((a, b) => a - b);
   }
 
   /** Joins the group, trying again with a back-off while the broker cannot be reached (until close). */
@@ -127,10 +131,11 @@ export class JobWorker {
   }
 
   private async join(): Promise<void> {
-    const retries = retryDelays(this.options).map((d) => retryTopic(this.type, d));
-    await this.ctx.topics.ensure(jobTopic(this.type), ...retries, DEAD_LETTER_TOPIC);
+    const names = this.names;
+    const retries = retryDelays(this.options).map((d) => names.retry(this.type, d));
+    await this.ctx.topics.ensure(names.job(this.type), ...retries, names.dead);
     const consumer = this.ctx.kafka.consumer({
-      groupId: jobGroup(this.type),
+      groupId: names.group(this.type),
       sessionTimeout: 30_000,
       rebalanceTimeout: 60_000,
       heartbeatInterval: HEARTBEAT_MS,
@@ -143,7 +148,7 @@ export class JobWorker {
     await consumer.connect();
     // A new group starts at the beginning, so jobs produced before any worker existed run.
     // Every retry topic of the type, also those of delays no longer configured (retries still in them).
-    await consumer.subscribe({ topics: [jobTopic(this.type), retryTopicPattern(this.type)], fromBeginning: true });
+    await consumer.subscribe({ topics: [names.job(this.type), names.retryPattern(this.type)], fromBeginning: true });
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -205,7 +210,7 @@ export class JobWorker {
         }
         // A retry written by an older version to the first-attempt topic runs at once rather
         // than holding up that topic: only retry topics wait.
-        const wait = topic === jobTopic(this.type) ? 0 : parsed.notBefore - Date.now();
+        const wait = topic === this.names.job(this.type) ? 0 : parsed.notBefore - Date.now();
         if (wait > 0) {
           this.ctx.timers.later(wait, pause());
           break;
@@ -230,7 +235,7 @@ export class JobWorker {
     const delay = backoff(this.options, failedAttempt);
     const attempt = failedAttempt + 1;
     const headers = { attempt: String(attempt), 'not-before': String(Date.now() + delay) };
-    await this.ctx.producer.send({ topic: retryTopic(this.type, delay), messages: [{ key: job.id, value: JSON.stringify({ ...job, attempt }), headers }] });
+    await this.ctx.producer.send({ topic: this.names.retry(this.type, delay), messages: [{ key: job.id, value: JSON.stringify({ ...job, attempt }), headers }] });
   }
 
   /**
@@ -261,7 +266,7 @@ export class JobWorker {
     }
     // Dead letter first: once a submitter hears 'failed', the failure is on record.
     const letter: DeadLetter = { job: current, attempts: attempt, error: errorText(error), failedAt: new Date().toISOString() };
-    await this.ctx.producer.send({ topic: DEAD_LETTER_TOPIC, messages: [{ key: job.id, value: JSON.stringify(letter), headers: { type: job.type } }] });
+    await this.ctx.producer.send({ topic: this.names.dead, messages: [{ key: job.id, value: JSON.stringify(letter), headers: { type: job.type } }] });
     await this.ctx.settlements.publish(current, 'failed', error);
   }
 

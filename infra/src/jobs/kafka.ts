@@ -1,11 +1,12 @@
 import { Kafka, logLevel, Partitioners, type Admin, type KafkaConfig, type Producer } from 'kafkajs';
-import type { Job, JobHandler, JobOptions, JobQueue } from '@paperlink/domain';
+import type { Job, JobHandler, JobOptions, JobQueue, ReadStore } from '@paperlink/domain';
+import { DeadLetterProjector } from './dead-letters';
 import { DEFAULT_JOB_OPTIONS } from './memory';
 import { Settlements, type Outcome } from './kafka-settle';
-import { illegalType, jobTopic, Topics } from './kafka-topics';
+import { illegalType, TopicNames, Topics } from './kafka-topics';
 import { JobWorker, Timers } from './kafka-worker';
 
-export { DEAD_LETTER_TOPIC, jobGroup, jobTopic, retryTopic, SETTLED_TOPIC } from './kafka-topics';
+export { DEAD_LETTER_TOPIC, jobGroup, jobTopic, retryTopic, SETTLED_TOPIC, TopicNames } from './kafka-topics';
 
 export interface KafkaJobQueueOptions {
   brokers: string[];
@@ -17,6 +18,8 @@ export interface KafkaJobQueueOptions {
    * neither registered here nor listed here rejects, as a misspelt type should.
    */
   remoteTypes?: string[];
+  /** What every topic and group name begins with (default `paperlink`). */
+  topicPrefix?: string;
   /** Partitions of the topics this queue creates (more partitions, more worker processes). */
   partitions?: number;
   /** Replication factor of the topics this queue creates; -1 takes the broker's default. */
@@ -51,6 +54,7 @@ export class KafkaJobQueue implements JobQueue {
   private readonly topics: Topics;
   private readonly settlements: Settlements;
   private readonly timers = new Timers();
+  private readonly projectors: DeadLetterProjector[] = [];
   private inFlight = 0;
   private closing = false;
   private closed?: Promise<void>;
@@ -63,7 +67,7 @@ export class KafkaJobQueue implements JobQueue {
   ) {
     this.remoteTypes = new Set(options.remoteTypes ?? []);
     this.log = options.log ?? ((m) => console.warn(m));
-    this.topics = new Topics(admin, options);
+    this.topics = new Topics(admin, options, new TopicNames(options.topicPrefix));
     this.settlements = new Settlements(kafka, admin, producer, this.topics, options.clientId ?? 'paperlink');
   }
 
@@ -118,6 +122,16 @@ export class KafkaJobQueue implements JobQueue {
     return this.workers.get(type)?.partitions() ?? [];
   }
 
+  /**
+   * The failed-jobs read model's projector on this queue's broker and topics (dead-letters.ts);
+   * started by the caller, stopped by it or by close().
+   */
+  deadLetterProjector(store: ReadStore, options: { groupId?: string } = {}): DeadLetterProjector {
+    const projector = new DeadLetterProjector(this.kafka, store, { names: this.topics.names, log: this.log, ...options });
+    this.projectors.push(projector);
+    return projector;
+  }
+
   pending(): number {
     return this.inFlight;
   }
@@ -133,9 +147,9 @@ export class KafkaJobQueue implements JobQueue {
       const { outcome, drop } = this.settlements.wait(job.id);
       try {
         if (worker) await worker.ready;
-        else await this.topics.ensure(jobTopic(job.type));
+        else await this.topics.ensure(this.topics.names.job(job.type));
         await this.producer.send({
-          topic: jobTopic(job.type),
+          topic: this.topics.names.job(job.type),
           messages: [{ key: job.id, value: JSON.stringify(job), headers: { attempt: String(job.attempt) } }],
         });
       } catch (e) {
@@ -157,6 +171,7 @@ export class KafkaJobQueue implements JobQueue {
     this.timers.cancelAll();
     // Waits for the jobs that are running; what has not settled is re-delivered later.
     await Promise.allSettled([...this.workers.values()].map((w) => w.stop()));
+    await Promise.allSettled(this.projectors.map((p) => p.stop()));
     await this.settlements.close();
     await this.producer.disconnect().catch(() => {});
     await this.admin.disconnect().catch(() => {});
