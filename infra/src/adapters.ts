@@ -61,7 +61,9 @@ export async function createAdapters(config: Config, dir: DataDir, sqlite: { gro
       import('./jobs/kafka'), import('./jobs/kafka-client'), import('./receipts/ocr-job'), import('./receipts/matching-job'),
     ]);
     // The reactors submit these; with worker processes (PAPERLINK_ROLE=worker) no handler of them runs here.
-    jobs = await KafkaJobQueue.connect({ brokers: kafkaBrokers(config), clientId: 'paperlink', client: kafkaClientConfig(config), remoteTypes: [OCR_JOB, AUTO_MATCH_JOB] });
+    jobs = await KafkaJobQueue.connect({
+      brokers: kafkaBrokers(config), clientId: 'paperlink', topicPrefix: config.KAFKA_TOPIC_PREFIX, client: kafkaClientConfig(config), remoteTypes: [OCR_JOB, AUTO_MATCH_JOB],
+    });
   } else {
     jobs = new InProcessJobQueue();
   }
