@@ -8,6 +8,7 @@
  */
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Checkpoint, Doc, ReadStore, WriteSet } from '@paperlink/domain';
+import { untilItPasses } from './kafka-retry';
 import { parseDeadLetter, TopicNames, Topics } from './kafka-topics';
 
 export const JOB_FAILURES = 'job_failures';
@@ -66,7 +67,7 @@ export class DeadLetterProjector {
     } else {
       for (const c of stored) this.next.set(Number(c.name.slice(CHECKPOINT.length + 1)), BigInt(c.position));
     }
-    const { partitions } = (await this.admin.fetchTopicMetadata({ topics: [this.topic] })).topics[0]!;
+    const { partitions } = (await untilItPasses(() => this.admin!.fetchTopicMetadata({ topics: [this.topic] }))).topics[0]!;
     const consumer = this.kafka.consumer({ groupId: this.options.groupId ?? (this.options.names ?? new TopicNames()).deadLetterGroup, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 1_000 });
     this.consumer = consumer;
     await consumer.connect();

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import { untilItPasses } from './kafka-retry';
 import { errorText, parseSettlement, type Settlement, type Topics } from './kafka-topics';
 
 export type Outcome = Settlement['status'];
@@ -42,7 +43,7 @@ export class Settlements {
     this.group = group;
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: false });
-    const ends = await this.admin.fetchTopicOffsets(topic);
+    const ends = await untilItPasses(() => this.admin.fetchTopicOffsets(topic));
     await consumer.run({
       eachMessage: async ({ message: m }) => {
         const s = parseSettlement(m);

@@ -12,6 +12,7 @@
  */
 import type { Admin, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Job, JobOptions } from '@paperlink/domain';
+import { untilItPasses } from './kafka-retry';
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -162,13 +163,9 @@ export class Topics {
   private ensureOne(topic: string): Promise<void> {
     let created = this.created.get(topic);
     if (!created) {
-      created = this.admin
-        .createTopics({ waitForLeaders: true, topics: [{ topic, replicationFactor: this.options.replicationFactor ?? -1, ...this.shape(topic, this.options.partitions ?? 6) }] })
-        .then(() => undefined, (e: unknown) => {
-          // Created, but the broker's metadata did not show it yet while kafkajs waited for its leaders.
-          if ((e as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION') return this.known(topic);
-          throw e;
-        });
+      created = untilItPasses(() => this.admin.createTopics({ waitForLeaders: true, topics: [{ topic, replicationFactor: this.options.replicationFactor ?? -1, ...this.shape(topic, this.options.partitions ?? 6) }] }))
+        // Created by now (this call or another's); wait until the broker's metadata shows its leaders.
+        .then(() => this.known(topic));
       this.created.set(topic, created);
       created.catch(() => this.created.delete(topic));
     }
@@ -176,18 +173,12 @@ export class Topics {
   }
 
   /** Waits until the broker's metadata holds the topic and its partitions' leaders. */
-  private async known(topic: string, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
-        if (topics[0]?.partitions.length && topics[0].partitions.every((p) => p.leader >= 0)) return;
-      } catch (e) {
-        if (Date.now() > deadline) throw e;
-      }
-      if (Date.now() > deadline) throw new Error(`topic ${topic} has no leaders after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  private known(topic: string): Promise<void> {
+    return untilItPasses(async () => {
+      const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+      const partitions = topics[0]?.partitions ?? [];
+      if (partitions.length === 0 || partitions.some((p) => p.leader < 0)) throw Object.assign(new Error(`topic ${topic} has no leader yet`), { type: 'LEADER_NOT_AVAILABLE' });
+    });
   }
 
   private shape(topic: string, partitions: number): { numPartitions: number; configEntries?: Array<{ name: string; value: string }> } {
