@@ -6,7 +6,7 @@
  * util.inspect shows.
  */
 import { accessSync, constants, readFileSync } from 'node:fs';
-import type { KafkaConfig, SASLOptions } from 'kafkajs';
+import type { KafkaConfig, logCreator, SASLOptions } from 'kafkajs';
 
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -67,4 +67,19 @@ export function kafkaClientConfig(s: KafkaSettings, readFile: (file: string) => 
   if (s.KAFKA_SSL) config.ssl = s.KAFKA_SSL_CA_FILE ? { ca: [readFile(s.KAFKA_SSL_CA_FILE)] } : true;
   if (s.KAFKA_SASL_MECHANISM) config.sasl = saslOptions(s.KAFKA_SASL_MECHANISM, s.KAFKA_SASL_USERNAME ?? '', s.KAFKA_SASL_PASSWORD ?? '');
   return config;
+}
+
+/**
+ * Answers kafkajs logs at ERROR that are part of normal work: a topic the queue creates exists
+ * already, a group rebalances because a worker joined or left.
+ */
+const ROUTINE = [/^Topic creation errors$/, /group is rebalancing/i, /^The coordinator is not aware of this member$/];
+
+/** kafkajs's log lines, through the product's log, without the routine ones. */
+export function kafkaLog(log: (msg: string) => void): logCreator {
+  return () => ({ namespace, log: entry }) => {
+    const { message, error } = entry as { message: string; error?: string };
+    if (error !== undefined && ROUTINE.some((r) => r.test(error))) return;
+    log(`kafka ${namespace}: ${message}${error !== undefined && error !== message ? ` (${error})` : ''}`);
+  };
 }

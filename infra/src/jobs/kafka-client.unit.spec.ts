@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { kafkaClientConfig, kafkaSettingProblems, type KafkaSettings } from './kafka-client';
+import { logLevel } from 'kafkajs';
+import { kafkaClientConfig, kafkaLog, kafkaSettingProblems, type KafkaSettings } from './kafka-client';
 
 const PASSWORD = 'pw-Zq81-never-shown';
 const base: KafkaSettings = { KAFKA_BROKERS: 'k1:9093,k2:9093', KAFKA_SSL: false };
@@ -79,5 +80,21 @@ describe('Kafka client settings', () => {
     const noUser = configError({ KAFKA_BROKERS: 'k1:9093', KAFKA_SASL_MECHANISM: 'scram-sha-256', KAFKA_SASL_PASSWORD: PASSWORD });
     expect(noUser).toContain('KAFKA_SASL_USERNAME: required with KAFKA_SASL_MECHANISM=scram-sha-256');
     for (const message of [badMechanism, noUser]) expect(message).not.toContain(PASSWORD);
+  });
+});
+
+describe('kafkajs log lines', () => {
+  it('go to the product log, without the routine answers of normal work', () => {
+    const lines: string[] = [];
+    const log = kafkaLog((m) => lines.push(m))(logLevel.ERROR);
+    const entry = (message: string, error?: string) => ({ namespace: 'Connection', level: logLevel.ERROR, label: 'ERROR', log: { timestamp: 'now', message, ...(error ? { error } : {}) } });
+    log(entry('Response CreateTopics(key: 19, version: 3)', 'Topic creation errors'));
+    log(entry('Response Heartbeat(key: 12, version: 3)', 'The group is rebalancing, so a rejoin is needed'));
+    log(entry('Response Produce(key: 0, version: 7)', 'The request included a message larger than the max message size the server will accept'));
+    log(entry('Crash: KafkaJSNumberOfRetriesExceeded'));
+    expect(lines).toEqual([
+      'kafka Connection: Response Produce(key: 0, version: 7) (The request included a message larger than the max message size the server will accept)',
+      'kafka Connection: Crash: KafkaJSNumberOfRetriesExceeded',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { Kafka, logLevel, Partitioners, type Admin, type KafkaConfig, type Producer } from 'kafkajs';
 import type { Job, JobHandler, JobOptions, JobQueue, ReadStore } from '@paperlink/domain';
 import { DeadLetterProjector } from './dead-letters';
+import { kafkaLog } from './kafka-client';
 import { DEFAULT_JOB_OPTIONS } from './memory';
 import { Settlements, type Outcome } from './kafka-settle';
 import { illegalType, TopicNames, Topics } from './kafka-topics';
@@ -73,7 +74,8 @@ export class KafkaJobQueue implements JobQueue {
 
   static async connect(options: KafkaJobQueueOptions): Promise<KafkaJobQueue> {
     if (options.brokers.length === 0) throw new Error('KafkaJobQueue needs at least one broker');
-    const kafka = new Kafka({ logLevel: logLevel.ERROR, ...options.client, clientId: options.clientId ?? 'paperlink', brokers: options.brokers });
+    const log = options.log ?? ((m: string) => console.warn(m));
+    const kafka = new Kafka({ logLevel: logLevel.ERROR, logCreator: kafkaLog(log), ...options.client, clientId: options.clientId ?? 'paperlink', brokers: options.brokers });
     return KafkaJobQueue.withClient(kafka, options);
   }
 
