@@ -68,7 +68,7 @@ export class DeadLetterProjector {
       for (const c of stored) this.next.set(Number(c.name.slice(CHECKPOINT.length + 1)), BigInt(c.position));
     }
     const { partitions } = (await untilItPasses(() => this.admin!.fetchTopicMetadata({ topics: [this.topic] }))).topics[0]!;
-    const consumer = this.kafka.consumer({ groupId: this.options.groupId ?? (this.options.names ?? new TopicNames()).deadLetterGroup, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 1_000 });
+    const consumer = this.kafka.consumer({ groupId: this.options.groupId ?? (this.options.names ?? new TopicNames()).deadLetterGroup, sessionTimeout: 10_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 1_000 });
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: [this.topic], fromBeginning: true });

@@ -136,7 +136,8 @@ export class JobWorker {
     await this.ctx.topics.ensure(names.job(this.type), ...retries, names.dead);
     const consumer = this.ctx.kafka.consumer({
       groupId: names.group(this.type),
-      sessionTimeout: 30_000,
+      // A worker killed outright hands its partitions on after this (batches heartbeat while jobs run).
+      sessionTimeout: 10_000,
       rebalanceTimeout: 60_000,
       heartbeatInterval: HEARTBEAT_MS,
       maxWaitTimeInMs: FETCH_WAIT_MS,
