@@ -71,15 +71,20 @@ export function kafkaClientConfig(s: KafkaSettings, readFile: (file: string) => 
 
 /**
  * Answers kafkajs logs at ERROR that are part of normal work: a topic the queue creates exists
- * already, a group rebalances because a worker joined or left.
+ * already, a topic just created is not in the broker's metadata yet (waited for, kafka-retry.ts),
+ * a group rebalances because a worker joined or left.
  */
-const ROUTINE = [/^Topic creation errors$/, /group is rebalancing/i, /^The coordinator is not aware of this member$/];
+const ROUTINE: Array<[RegExp, RegExp]> = [
+  [/^Response CreateTopics/, /^Topic creation errors$/],
+  [/^Response Metadata/, /^This server does not host this topic-partition$/],
+  [/./, /group is rebalancing/i],
+];
 
 /** kafkajs's log lines, through the product's log, without the routine ones. */
 export function kafkaLog(log: (msg: string) => void): logCreator {
   return () => ({ namespace, log: entry }) => {
     const { message, error } = entry as { message: string; error?: string };
-    if (error !== undefined && ROUTINE.some((r) => r.test(error))) return;
+    if (error !== undefined && ROUTINE.some(([m, e]) => m.test(message) && e.test(error))) return;
     log(`kafka ${namespace}: ${message}${error !== undefined && error !== message ? ` (${error})` : ''}`);
   };
 }

@@ -90,9 +90,12 @@ describe('kafkajs log lines', () => {
     const entry = (message: string, error?: string) => ({ namespace: 'Connection', level: logLevel.ERROR, label: 'ERROR', log: { timestamp: 'now', message, ...(error ? { error } : {}) } });
     log(entry('Response CreateTopics(key: 19, version: 3)', 'Topic creation errors'));
     log(entry('Response Heartbeat(key: 12, version: 3)', 'The group is rebalancing, so a rejoin is needed'));
+    log(entry('Response Metadata(key: 3, version: 6)', 'This server does not host this topic-partition'));
+    log(entry('Response Produce(key: 0, version: 7)', 'This server does not host this topic-partition'));
     log(entry('Response Produce(key: 0, version: 7)', 'The request included a message larger than the max message size the server will accept'));
     log(entry('Crash: KafkaJSNumberOfRetriesExceeded'));
     expect(lines).toEqual([
+      'kafka Connection: Response Produce(key: 0, version: 7) (This server does not host this topic-partition)',
       'kafka Connection: Response Produce(key: 0, version: 7) (The request included a message larger than the max message size the server will accept)',
       'kafka Connection: Crash: KafkaJSNumberOfRetriesExceeded',
     ]);
