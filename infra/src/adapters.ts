@@ -57,8 +57,13 @@ export async function createAdapters(config: Config, dir: DataDir, sqlite: { gro
   }
   let jobs: JobQueue;
   if (config.KAFKA_BROKERS) {
-    const { KafkaJobQueue } = await import('./jobs/kafka');
-    jobs = await KafkaJobQueue.connect({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean), clientId: 'paperlink' });
+    const [{ KafkaJobQueue }, { kafkaBrokers, kafkaClientConfig }, { OCR_JOB }, { AUTO_MATCH_JOB }] = await Promise.all([
+      import('./jobs/kafka'), import('./jobs/kafka-client'), import('./receipts/ocr-job'), import('./receipts/matching-job'),
+    ]);
+    // The reactors submit these; with worker processes (PAPERLINK_ROLE=worker) no handler of them runs here.
+    jobs = await KafkaJobQueue.connect({
+      brokers: kafkaBrokers(config), clientId: 'paperlink', topicPrefix: config.KAFKA_TOPIC_PREFIX, client: kafkaClientConfig(config), remoteTypes: [OCR_JOB, AUTO_MATCH_JOB],
+    });
   } else {
     jobs = new InProcessJobQueue();
   }

@@ -74,7 +74,9 @@ import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
 import { aiMoreRouters } from './ai-more/wiring';
 import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
-import { servedBy } from './roles/gate';
+import { roleProblem, servedBy } from './roles/gate';
+import { jobFailuresOf, type DeadLetterProjector } from './jobs/dead-letters';
+import type { KafkaJobQueue } from './jobs/kafka';
 import { ProjectorThread } from './projector/host';
 import { companyPeriod, companySettings, companySettingViews, listMasterItems, merchantDateOrdersOf, receiptMatchInput } from '@paperlink/projections';
 
@@ -115,6 +117,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   // PAPERLINK_ROLE (ADR 0025): the process that writes the read models (all, projector) owns the
   // data folder; command and query processes share it (SQLite WAL) or only keep the signing key there.
   const role = config.PAPERLINK_ROLE;
+  const refused = roleProblem(config);
+  if (refused) throw new Error(refused);
   const writesReadModels = role === 'all' || role === 'projector';
   const unlock = options.noLock || !writesReadModels ? () => {} : lockDataDir(dir, role === 'all' ? 'server' : 'projector');
   try {
@@ -156,8 +160,10 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       (adapters.readStore as { followOtherWriters?: () => void }).followOtherWriters?.();
       await runner.follow();
     }
-    // Job workers, reactors and the orphan-file sweep run where the projections run.
-    const runsJobs = !options.noJobs && writesReadModels;
+    // Reactors and the orphan-file sweep run where the projections run; job handlers there too,
+    // except when Kafka carries the jobs to worker processes (PAPERLINK_ROLE=worker), and in workers.
+    const runsReactors = !options.noJobs && writesReadModels;
+    const runsHandlers = !options.noJobs && (role === 'all' || role === 'worker' || (role === 'projector' && jobs.kind !== 'kafka'));
     // Receipt files a crash left without a receipt are removed, once the read models hold every receipt.
     let stopping = false;
     const caughtUp = async () => {
@@ -165,7 +171,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       for (let i = 0; i < 120 && !stopping; i++) if (await runner.waitFor(head, 500)) return !stopping;
       return false;
     };
-    const orphanSweep = blobs instanceof LocalBlobStore && runsJobs
+    const orphanSweep = blobs instanceof LocalBlobStore && runsReactors
       ? sweepOrphanFiles(blobs, readStore, caughtUp).catch((error: unknown) => {
         console.error('orphan file sweep failed:', error);
         return null;
@@ -264,10 +270,11 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       if (!reader) throw new Error('OCR does not run in this process');
       return reader.read(bytes);
     };
-    if (runsJobs || (role === 'command' && !options.noJobs)) {
+    let deadLetters: DeadLetterProjector | undefined;
+    if (runsHandlers || runsReactors || (role === 'command' && !options.noJobs)) {
       // The OCR modules are loaded now, not on the first receipt: loading modules through the
       // TypeScript loader holds the request thread (over a second for tesseract.js here).
-      const readerModule = options.reader || !runsJobs ? undefined : await import('./receipts/reader');
+      const readerModule = options.reader || !runsHandlers ? undefined : await import('./receipts/reader');
       const lazyReader: ReceiptReader = {
         read: async (bytes, extract) => {
           let r = reader;
@@ -279,17 +286,24 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         },
       };
       readFile = (bytes) => lazyReader.read(bytes);
-      // The command process reads files for /ai/llm/test-ocr; job workers and reactors run with the projections.
-      if (runsJobs) {
+      // The command process reads files for /ai/llm/test-ocr; job handlers run in workers or with the projections.
+      if (runsHandlers) {
         jobs.register(OCR_JOB, ocrJobHandler({ bus, blobs, reader: lazyReader, extractOptions: async (companyId) => withDateBounds(dateOrderOptions((await settingsOf(companyId)).dateOrder, await merchantDateOrdersOf(readStore, companyId)), await companyPeriod(readStore, companyId)), printCopy: async (sha256, bytes) => blobs.putDerived(sha256, PRINT_COPY, await cpu.printCopy(bytes)), log: (m) => console.warn(m) }), { concurrency: config.OCR_WORKERS, maxAttempts: 3, backoffMs: { base: 1000, max: 30_000 } });
         jobs.register(AUTO_MATCH_JOB, autoMatchJobHandler({ match: matchDeps, events, caughtUp: (p) => runner.waitFor(p), log: (m) => console.warn(m), pause: activity.yieldToRequests }), AUTO_MATCH_JOB_OPTIONS);
+      }
+      if (runsReactors) {
         // With the projector thread the reactors run there (they read every event); their jobs run here.
         if (projector) projector.startReactors(jobs);
         else reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
         for (const r of reactors) await r.start();
+        // Jobs given up on Kafka, for admins (System page): read from the dead-letter topic into the read store.
+        if (jobs.kind === 'kafka') {
+          deadLetters = (jobs as KafkaJobQueue).deadLetterProjector(readStore);
+          deadLetters.start().catch((error: unknown) => console.error('failed-jobs read model did not start:', error instanceof Error ? error.message : error));
+        }
       }
     }
-    // A query process answers reads only, a projector process /api/health only (421 otherwise).
+    // A query process answers reads only, a projector or worker process /api/health only (421 otherwise).
     api.use(servedBy(role, queryOperations));
     api.use(apiDocs(VERSION)); // GET /api/openapi.json, /api/docs: public
     api.use(receiptUploadTargetRouter(receiptDeps));
@@ -384,7 +398,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     }));
     api.use(matchRouter(matchDeps));
     api.use(auditRouter({ pool: workerPool, eventsFile: config.EVENTSTORE_URL ? undefined : dir.eventsFile, secret }));
-    api.use(systemRouter({ runner, events }));
+    api.use(systemRouter({ runner, events, jobFailures: (companyId) => jobFailuresOf(readStore, companyId), jobQueue: jobs.kind }));
     api.use(settingsRouter({ bus, llm, settings: settingsOf, views: (companyId) => companySettingViews(readStore, companyId) }));
     api.use(llmTestRouter({
       llm,
@@ -435,6 +449,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         clearInterval(snapshotTimer);
         for (const r of reactors) await r.stop();
         await projector?.stopReactors();
+        await deadLetters?.stop();
         await jobs.close();
         await workerPool.close();
         if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { esdbConnectionProblem } from './eventstore/esdb-connection';
+import { kafkaSettingProblems, SASL_MECHANISMS } from './jobs/kafka-client';
 
 /** Every environment variable the product reads; validated once at start. */
 export const ConfigSchema = z.object({
@@ -36,14 +37,25 @@ export const ConfigSchema = z.object({
    */
   PROJECTOR: z.enum(['thread', 'inline']).default('thread'),
   KAFKA_BROKERS: z.string().optional(),
+  /** What every Kafka topic and consumer group of the job queue begins with: installations (or test runs) sharing a broker keep apart. */
+  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]{1,40}$/, 'KAFKA_TOPIC_PREFIX: letters, digits, . _ - only, at most 40').default('paperlink'),
+  /** TLS to the brokers; KAFKA_SSL_CA_FILE: a PEM file of the CA that signed their certificates (else the system's). */
+  KAFKA_SSL: z.enum(['true', 'false'], { message: 'KAFKA_SSL must be true or false' }).default('false').transform((v) => v === 'true'),
+  KAFKA_SSL_CA_FILE: z.string().optional(),
+  /** SASL to the brokers (kafka-client.ts checks these together); the password is never logged. */
+  KAFKA_SASL_MECHANISM: z.enum(SASL_MECHANISMS, { message: `KAFKA_SASL_MECHANISM must be one of ${SASL_MECHANISMS.join(', ')}` }).optional(),
+  KAFKA_SASL_USERNAME: z.string().optional(),
+  KAFKA_SASL_PASSWORD: z.string().optional(),
   /**
    * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`
    * the API's writes (and reads), appending events; `query` the API's reads only, from the read
-   * store another process keeps; `projector` the projections, reactors and job workers, with
-   * /api/health only. The roles share the event store and the read store: EventStoreDB and
+   * store another process keeps; `projector` the projections, reactors and (without Kafka) the job handlers, with
+   * /api/health only; `worker` the job handlers (OCR, auto-match) only, taking jobs from Kafka
+   * (any number of workers share them; with KAFKA_BROKERS the projector then runs no handler),
+   * with /api/health only. The roles share the event store and the read store: EventStoreDB and
    * MongoDB, or the embedded SQLite files of one data folder.
    */
-  PAPERLINK_ROLE: z.enum(['all', 'command', 'query', 'projector']).default('all'),
+  PAPERLINK_ROLE: z.enum(['all', 'command', 'query', 'projector', 'worker']).default('all'),
   ANTHROPIC_API_KEY: z.string().optional(),
   /** Another host speaking Anthropic's API (a proxy; tests use a local server). */
   ANTHROPIC_BASE_URL: z.string().url().optional(),
@@ -88,5 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.data.PAPERLINK_ROLE !== 'all' && !parsed.data.JWT_SECRET) {
     throw new Error(`Invalid environment:\n  JWT_SECRET: required when PAPERLINK_ROLE is ${parsed.data.PAPERLINK_ROLE} (set the same secret, at least 32 characters, for every process)`);
   }
+  // Settings that are wrong only together (they name no secret's value).
+  const problems = kafkaSettingProblems(parsed.data);
+  if (problems.length > 0) throw new Error(`Invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import type { EventStore, Job, JobQueue, ReadStore, RecordedEvent, Subscription } from '@paperlink/domain';
+import { submitUntilTaken, type ResubmitOptions } from './resubmit';
 
 /** Turns events into jobs: pure, so replays give the same jobs with the same ids. */
 export type JobsFromEvent = (event: RecordedEvent) => Job[];
@@ -6,7 +7,9 @@ export type JobsFromEvent = (event: RecordedEvent) => Job[];
 /**
  * A checkpointed subscription that submits the jobs events call for. The checkpoint moves
  * past an event only when every job from it and from the events before it has settled, so a
- * crash re-runs unfinished jobs (whose results are idempotent by job id) and loses none.
+ * crash re-runs unfinished jobs (whose results are idempotent by job id) and loses none. A
+ * submit that rejects (the job could not be produced) is not a settled job: it is submitted
+ * again after a back-off, and the checkpoint waits before its event meanwhile.
  */
 export class Reactor {
   private subscription?: Subscription;
@@ -14,6 +17,7 @@ export class Reactor {
   private readonly order: number[] = [];
   private checkpoint = 0;
   private chain: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
     readonly name: string,
@@ -21,6 +25,7 @@ export class Reactor {
     private readonly store: ReadStore,
     private readonly queue: JobQueue,
     private readonly jobsFrom: JobsFromEvent,
+    private readonly resubmit: Pick<ResubmitOptions, 'backoffMs' | 'log'> = { log: (m) => console.warn(`reactor ${name}: ${m}`) },
   ) {}
 
   private get checkpointName(): string {
@@ -36,7 +41,9 @@ export class Reactor {
         this.order.push(event.position);
         this.settled.set(event.position, jobs.length === 0);
         if (jobs.length > 0) {
-          void Promise.allSettled(jobs.map((j) => this.queue.submit(j))).then(() => {
+          const tries = { ...this.resubmit, stopped: () => this.stopped };
+          void Promise.all(jobs.map((j) => submitUntilTaken(this.queue, j, tries))).then((outcomes) => {
+            if (this.stopped || outcomes.includes(undefined)) return; // a restart submits them again
             this.settled.set(event.position, true);
             this.advance();
           });
@@ -68,6 +75,7 @@ export class Reactor {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.subscription?.close();
     await this.chain;
   }

@@ -13,6 +13,7 @@ import type { ProjectionRunner } from '@paperlink/projections';
 import { SqliteEventStore } from '../eventstore/sqlite';
 import { SqliteReadStore } from '../readstore/sqlite';
 import type { FromProjector, ProjectorData, ToProjector } from './protocol';
+import { submitUntilTaken } from '../jobs/resubmit';
 
 const ENTRY = new URL('./entry.mjs', import.meta.url);
 /** The follower also reads the checkpoints this often, in case of a commit it was not told of. */
@@ -103,14 +104,12 @@ export class ProjectorThread {
   startReactors(jobs: JobQueue): void {
     this.worker.on('message', (message: FromProjector) => {
       if (message.kind !== 'job') return;
-      // A job that did not settle (the queue closing) is not reported: the reactor's checkpoint
-      // stays before it and a restart submits it again (jobs are idempotent by id).
-      jobs.submit(message.job).then(
-        (result) => {
-          if (!this.reactorsStopped) this.send({ kind: 'settled', id: message.id, result });
-        },
-        (error: unknown) => console.error(`job ${message.job.type} not run:`, error instanceof Error ? error.message : error),
-      );
+      // A job that was not taken (a produce that failed) is submitted again; one that did not
+      // settle (the queue closing) is not reported: the reactor's checkpoint stays before it and
+      // a restart submits it again (jobs are idempotent by id).
+      void submitUntilTaken(jobs, message.job, { stopped: () => this.reactorsStopped, log: (m) => console.warn(m) }).then((result) => {
+        if (result && !this.reactorsStopped) this.send({ kind: 'settled', id: message.id, result });
+      });
     });
     this.send({ kind: 'reactors' });
   }

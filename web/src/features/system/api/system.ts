@@ -24,6 +24,21 @@ export const SystemSchema = z.object({
 });
 export type SystemStatus = z.infer<typeof SystemSchema>;
 
+/** GET /system/job-failures (admins): the company's jobs whose last attempt failed, newest first. */
+export const JobFailuresSchema = z.object({
+  queue: z.string(),
+  failures: z.array(z.object({
+    id: z.string(),
+    type: z.string(),
+    attempts: z.number(),
+    error: z.string(),
+    failedAt: z.string(),
+    causationId: z.string(),
+  })),
+});
+export type JobFailures = z.infer<typeof JobFailuresSchema>;
+
 export const systemApi = {
   rebuilds: async () => SystemSchema.parse((await api.get('/system/rebuilds')).data),
+  jobFailures: async () => JobFailuresSchema.parse((await api.get('/system/job-failures')).data),
 };

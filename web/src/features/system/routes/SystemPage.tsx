@@ -1,10 +1,46 @@
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../../lib/api-client';
-import { systemApi } from '../api/system';
+import { systemApi, type JobFailures } from '../api/system';
 
 const left = (s: number | null) => (s === null ? '…' : s < 90 ? `${Math.ceil(s)} s` : `${Math.ceil(s / 60)} min`);
 
-/** The System page (admins): projections and blue-green rebuilds, refreshed every 2 s while one runs. */
+const JOB_NAMES: Record<string, string> = { 'receipt.ocr': 'Receipt reading (OCR)', 'match.auto': 'Auto-match' };
+
+/** Jobs whose last attempt failed: kept by the Kafka queue's dead-letter topic. */
+function FailedJobs() {
+  const q = useQuery({ queryKey: ['system', 'job-failures'], queryFn: systemApi.jobFailures });
+  return (
+    <section className="card" aria-label="Failed jobs">
+      <h2>Failed jobs</h2>
+      {q.isPending ? <p className="muted">Loading…</p>
+        : q.error ? <div className="form-error" role="alert">{errorMessage(q.error, 'Could not load the failed jobs')}</div>
+          : <FailedJobsTable data={q.data} />}
+    </section>
+  );
+}
+
+function FailedJobsTable({ data }: { data: JobFailures }) {
+  if (data.failures.length === 0) {
+    return <p className="muted">{data.queue === 'kafka' ? 'No job has failed.' : 'Jobs run in the server process; a failed receipt reading shows on its receipt.'}</p>;
+  }
+  return (
+    <table className="table">
+      <thead><tr><th>Job</th><th>Failed at</th><th>Attempts</th><th>Error</th></tr></thead>
+      <tbody>
+        {data.failures.map((f) => (
+          <tr key={f.id}>
+            <td>{JOB_NAMES[f.type] ?? f.type}</td>
+            <td><time dateTime={f.failedAt}>{new Date(f.failedAt).toLocaleString()}</time></td>
+            <td>{f.attempts}</td>
+            <td>{f.error}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The System page (admins): projections and blue-green rebuilds, refreshed every 2 s while one runs; failed jobs. */
 export function SystemPage() {
   const q = useQuery({
     queryKey: ['system', 'rebuilds'],
@@ -52,6 +88,7 @@ export function SystemPage() {
           </tbody>
         </table>
       </section>
+      <FailedJobs />
     </section>
   );
 }
