@@ -12,7 +12,7 @@ import { BANK_CSV, imageOf } from '../support/labelled-reader';
 import { Client, skipReason, startTopology, type Role, type Topology } from './topology';
 
 const skip = skipReason();
-const ROLES: Role[] = ['projector', 'command', 'command', 'query'];
+const ROLES: Role[] = ['projector', 'command', 'command', 'query', 'worker'];
 const RECEIPTS = ['X00016469619', 'X00016469623', 'X51005306399'];
 
 let topology: Topology;

@@ -46,11 +46,14 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
   const servers = distributedServers();
   if (!servers) throw new Error('no distributed servers');
   const dir = mkdtempSync(join(tmpdir(), 'paperlink-topology-'));
+  const run = randomUUID().replaceAll('-', '').slice(0, 12);
   const env: Record<string, string> = {
     DATA_DIR: dir,
     MONGO_URL: servers.mongo,
-    MONGO_DB: `paperlink_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
+    MONGO_DB: `paperlink_${run}`,
     KAFKA_BROKERS: servers.kafka,
+    // Topologies of one test run share the broker: each keeps to topics of its own.
+    KAFKA_TOPIC_PREFIX: `paperlink-${run}`,
     JWT_SECRET: `topology-${randomUUID()}-${randomUUID()}`,
     READ_SIDE_WAIT_MS: '3000',
     OCR_WORKERS: '1',
