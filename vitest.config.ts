@@ -15,7 +15,10 @@ const INT = ['{domain,command-api,projections,query-api,infra}/src/**/*.int.spec
  * Suites that need the distributed profile's servers (Kafka, a MongoDB wire-protocol server):
  * `make test-distributed` starts them (test/distributed/global-setup.ts) and runs these alone.
  */
-const DISTRIBUTED = ['infra/src/jobs/kafka.int.spec.ts', 'infra/src/readstore/mongo.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', 'infra/src/limits/mongo.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts'];
+const DISTRIBUTED = [
+  'infra/src/jobs/{kafka,kafka-client,kafka-reactor,dead-letters,worker-role}.int.spec.ts',
+  'infra/src/system/job-failures.int.spec.ts',
+  'infra/src/readstore/mongo.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', 'infra/src/limits/mongo.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts'];
 
 const SERIAL = [
   'test/security/event-loop.int.spec.ts',
