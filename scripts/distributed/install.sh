@@ -5,7 +5,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${PAPERLINK_SERVERS_CACHE:-$HOME/.cache/paperlink-servers}"
-KAFKA_VERSION=3.9.1
+KAFKA_VERSION=4.4.0
 FERRETDB_VERSION=v1.24.2
 mkdir -p "$CACHE"
 

@@ -6,13 +6,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
-export const KAFKA_VERSION = '3.9.1';
+export const KAFKA_VERSION = '4.4.0';
 export const FERRETDB_VERSION = 'v1.24.2';
 
 export interface ServerHandle {
@@ -71,10 +71,10 @@ async function waitFor(what: string, ready: () => Promise<boolean>, child: () =>
 }
 
 /** A server process that can be killed and started again with the same command. */
-function managed(name: string, address: string, start: () => ChildProcess, ready: () => Promise<boolean>, logFile: () => string): ServerHandle & { start(): Promise<void> } {
+function managed(name: string, address: string, start: () => ChildProcess, ready: () => Promise<boolean>): ServerHandle & { start(): Promise<void> } {
   let child: ChildProcess | undefined;
   let output = '';
-  const log = () => output + logFile();
+  const log = () => output;
   const run = async () => {
     output = '';
     child = start();
@@ -100,19 +100,11 @@ function managed(name: string, address: string, start: () => ChildProcess, ready
   };
 }
 
-function readIfThere(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
 /** A one-node KRaft broker in `dir` (formatted on first start). */
 export async function startKafka(cache: string, dir: string): Promise<ServerHandle> {
   const [port, controller] = [await freePort(), await freePort()];
   const libs = join(cache, `kafka-${KAFKA_VERSION}`, 'libs', '*');
-  mkdirSync(join(dir, 'logs'), { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const props = join(dir, 'server.properties');
   writeFileSync(props, [
     'process.roles=broker,controller',
@@ -132,11 +124,11 @@ export async function startKafka(cache: string, dir: string): Promise<ServerHand
     'group.initial.rebalance.delay.ms=0',
     'auto.create.topics.enable=true',
   ].join('\n'));
-  const java = (main: string, args: string[]) => ['-Xms128m', '-Xmx512m', `-Dkafka.logs.dir=${join(dir, 'logs')}`, `-Dlog4j.configuration=file:${join(REPO_ROOT, 'scripts/distributed/log4j.properties')}`, '-cp', libs, main, ...args];
+  const java = (main: string, args: string[]) => ['-Xms128m', '-Xmx512m', `-Dkafka.logs.dir=${dir}`, `-Dlog4j2.configurationFile=${join(REPO_ROOT, 'scripts/distributed/log4j2.properties')}`, '-cp', libs, main, ...args];
   // A cluster id is 16 random bytes in URL-safe base64 without padding (what `kafka-storage random-uuid` prints).
   const format = spawnSync('java', java('kafka.tools.StorageTool', ['format', '-t', randomBytes(16).toString('base64url'), '-c', props, '--ignore-formatted']), { encoding: 'utf8', timeout: 60_000 });
   if (format.status !== 0) throw new Error(`formatting the Kafka storage failed:\n${format.stdout}${format.stderr}`);
-  const server = managed(`Kafka ${KAFKA_VERSION}`, `127.0.0.1:${port}`, () => spawn('java', java('kafka.Kafka', [props]), { stdio: ['ignore', 'pipe', 'pipe'] }), () => kafkaAnswers(`127.0.0.1:${port}`), () => readIfThere(join(dir, 'logs', 'broker.log')));
+  const server = managed(`Kafka ${KAFKA_VERSION}`, `127.0.0.1:${port}`, () => spawn('java', java('kafka.Kafka', [props]), { stdio: ['ignore', 'pipe', 'pipe'] }), () => kafkaAnswers(`127.0.0.1:${port}`));
   await server.start();
   return server;
 }
@@ -167,7 +159,7 @@ export async function startFerretDb(cache: string, dir: string): Promise<ServerH
   mkdirSync(join(dir, 'data'), { recursive: true });
   const bin = join(cache, `ferretdb-${FERRETDB_VERSION}`, 'ferretdb');
   const args = ['--handler=sqlite', `--sqlite-url=file:${join(dir, 'data')}/`, `--listen-addr=127.0.0.1:${port}`, `--state-dir=${dir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=error'];
-  const server = managed(`FerretDB ${FERRETDB_VERSION}`, `mongodb://127.0.0.1:${port}/`, () => spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }), () => portOpen(port), () => '');
+  const server = managed(`FerretDB ${FERRETDB_VERSION}`, `mongodb://127.0.0.1:${port}/`, () => spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }), () => portOpen(port));
   await server.start();
   return server;
 }
