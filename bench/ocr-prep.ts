@@ -22,7 +22,7 @@
  * `--pipeline base+ink,x15@30`: the product's reading put together from the cached readings
  * (read-receipt.ts): the first reading's fields, and when they are doubtful (needsAnotherReading,
  * or a digit word under that tesseract confidence on the total's or date's line:
- * reading.ts doubtfulFieldWords; @0 for the first test only) the retry readings' fields voted
+ * lab/ocr/doubtful-words.ts doubtfulFieldWords; @0 for the first test only) the retry readings' fields voted
  * with them (combineReadings); seconds per receipt = the cached times of the readings taken.
  * Retry readings are only needed for the receipts that are doubtful (`--ids`).
  */
@@ -31,9 +31,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { OcrResult } from '../domain/src/receipts/types';
-import { prepareSteps } from '../infra/src/ocr/preprocess';
-import { OCR_PREPARATIONS, readWithPreparation } from '../infra/src/ocr/reading';
-import type { OcrPreparation } from '../infra/src/ocr/reading';
+import { OCR_PREPARATIONS, readWithPreparation } from '../lab/ocr/preparations';
+import type { LabPreparation } from '../lab/ocr/preparations';
+import { prepareLabSteps } from '../lab/ocr/prepare-steps';
 import { fmt, median, percentile, row } from './lib';
 import { DATA, fieldsRight, judgeFields, label, mean, pct, receiptIds, textScore } from './ocr-score';
 import type { FieldsRight, SetName } from './ocr-score';
@@ -82,7 +82,7 @@ function loadCache(variant: string): VariantCache {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as VariantCache : { readings: {} };
 }
 
-function preparation(name: string): OcrPreparation {
+function preparation(name: string): LabPreparation {
   const p = OCR_PREPARATIONS[name];
   if (!p) throw new Error(`unknown variant ${name}; known: ${Object.keys(OCR_PREPARATIONS).join(', ')}`);
   return p;
@@ -105,7 +105,7 @@ async function readVariant(name: string): Promise<void> {
       // its cached reading is taken (time: the base reading's plus the preparation's check).
       if (typeof prep.image !== 'string' && prep.image.plainUnlessScaled && base.readings[r.id] && !prep.parameters) {
         const t0 = performance.now();
-        const p = await prepareSteps(readFileSync(join(DATA[r.set], `${r.id}.jpg`)), prep.image);
+        const p = await prepareLabSteps(readFileSync(join(DATA[r.set], `${r.id}.jpg`)), prep.image);
         if (p.plain) {
           cache.readings[r.id] = { ...base.readings[r.id]!, ms: base.readings[r.id]!.ms + performance.now() - t0, reused: true };
           writeFileSync(cacheFile(name), JSON.stringify(cache));
@@ -207,7 +207,7 @@ async function report(name: string): Promise<void> {
 /** The product's reading from cached readings (see the header). */
 async function pipeline(spec: string): Promise<void> {
   const { combineReadings, extractReceiptFields, needsAnotherReading } = await import('../domain/src/receipts/index');
-  const { doubtfulFieldWords } = await import('../infra/src/ocr/reading');
+  const { doubtfulFieldWords } = await import('../lab/ocr/doubtful-words');
   const [, firstName, retryList, threshold] = /^([^+@]+)\+?([^@]*)@?(\d*)$/.exec(spec) ?? [];
   if (!firstName) throw new Error(`--pipeline ${spec}: want first+retry1,retry2@confidence`);
   const first = loadCache(firstName);
