@@ -134,7 +134,7 @@ interface CvFigures {
 async function crossValidated(cache: VariantCache): Promise<CvFigures | null> {
   const { layoutFromBoxesCsv, layoutFromOcr } = await import('../domain/src/receipts/learned/layout');
   const { pickFields, combineFields } = await import('../domain/src/receipts/learned/model');
-  const { prepare, trainModel, isRight, valueOf } = await import('../domain/src/receipts/learned/train');
+  const { prepare, trainModel, isRight, valueOf } = await import('../lab/receipts/train');
   type Example = Parameters<typeof prepare>[0];
   const trainIds = pick(receiptIds('train')).filter((id) => cache.readings[id]);
   if (trainIds.length < 20) return null;

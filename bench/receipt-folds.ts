@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { layoutFromBoxesCsv, layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import { LEARNED_FIELDS } from '../domain/src/receipts/learned/model';
 import type { ReceiptModel } from '../domain/src/receipts/learned/model';
-import { foldsByMerchant, prepare, trainModel } from '../domain/src/receipts/learned/train';
-import type { Example, ReceiptLabel } from '../domain/src/receipts/learned/train';
+import { foldsByMerchant, prepare, trainModel } from '../lab/receipts/train';
+import type { Example, ReceiptLabel } from '../lab/receipts/train';
 import type { OcrResult } from '../domain/src/receipts/types';
 
 export type TrainLabel = ReceiptLabel & { id: string };

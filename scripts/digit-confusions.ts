@@ -10,7 +10,7 @@
  * Then what the table does to dates (date-period.ts checkYear, the company's period from the card
  * statements that belong to the receipts, bench/ocr-score.ts statementPeriod), on the first
  * tesseract.js reading of each receipt: train with the committed table (in sample) and with tables
- * counted on the other merchants only (5 merchant-grouped folds, learned/train.ts foldsByMerchant),
+ * counted on the other merchants only (5 merchant-grouped folds, lab/receipts/train.ts foldsByMerchant),
  * and dev (never counted on; `--no-dev` skips it, it needs the dev OCR cache).
  *
  * Train only: the dev receipts have no boxes, and are the check, not the source.
@@ -21,8 +21,8 @@ import { checkYear, extractReceiptFields } from '../domain/src/receipts/index';
 import type { DatePeriod } from '../domain/src/receipts/index';
 import { countDigitConfusions, MIN_CONFUSIONS, slipsFor } from '../domain/src/receipts/learned/digit-confusions';
 import type { DigitConfusions } from '../domain/src/receipts/learned/digit-confusions';
-import { foldsByMerchant } from '../domain/src/receipts/learned/train';
-import type { Example } from '../domain/src/receipts/learned/train';
+import { foldsByMerchant } from '../lab/receipts/train';
+import type { Example } from '../lab/receipts/train';
 import { annotatedSegments, label, receiptIds, statementPeriod } from '../bench/ocr-score';
 import type { SetName } from '../bench/ocr-score';
 import { devOcr } from '../bench/dev-ocr-cache';
