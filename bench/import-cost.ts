@@ -4,7 +4,7 @@
  * end to end <= 2x a raw insert"; docs/decisions/0027-import-cost.md). Smaller and faster than
  * bench/scale.ts, to iterate on:
  *
- * 1. A data folder of IMPORT_COST_TX existing transactions (bench/scale-data.ts), its read
+ * 1. A data folder of IMPORT_COST_TX existing transactions (lab/scale/scale-data.ts), its read
  *    models projected by a first start of the server (SQLite read store), then stopped.
  * 2. In process, on a copy of that folder, the import's stages one after another with the
  *    checkout's own functions: parse, assignment to members, de-duplication (the keys looked up
@@ -35,7 +35,7 @@ import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
 import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
 import { expectExit, startServer, stopServer, type ChildServer } from './child-server';
 import { fmt, row } from './lib';
-import { generateScaleData, sizesFromEnv, type Person } from './scale-data';
+import { generateScaleData, sizesFromEnv, type Person } from '../lab/scale/scale-data';
 import { indexedInsert, rawInsert, statement } from './import-baseline';
 
 const SECRET = 'import-cost-bench-signing-secret-0123456789';

@@ -32,10 +32,10 @@ import type { LineReading, LineRereadOptions } from '../infra/src/ocr/line-rerea
 import type { OcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
 import { doubtfulWordFields } from '../lab/ocr/doubtful-words';
-import { devOcr } from './dev-ocr-cache';
+import { devOcr } from '../lab/receipts/ocr-cache';
 import { fmt, median, percentile, row } from './lib';
-import { DATA, judgeFields, label, receiptIds } from './ocr-score';
-import type { SetName } from './ocr-score';
+import { DATA, judgeFields, label, receiptIds } from '../lab/receipts/score';
+import type { SetName } from '../lab/receipts/score';
 
 const CACHE_DIR = join(import.meta.dirname, '.cache');
 const args = process.argv.slice(2);

@@ -5,7 +5,7 @@
  * bench/.cache/ocr-prep-<variant>.json (delete to read again), so a run resumes and the
  * report can be printed again without reading.
  *
- * Figures per variant (scoring in bench/ocr-score.ts):
+ * Figures per variant (scoring in lab/receipts/score.ts):
  *   - train text: character error rate against the annotated lines, verbatim lines;
  *   - fields with today's extractor (extractReceiptFields and the committed weights) on train
  *     and dev. The committed ranker was trained on train's `base` readings, which flatters
@@ -35,8 +35,8 @@ import { OCR_PREPARATIONS, readWithPreparation } from '../lab/ocr/preparations';
 import type { LabPreparation } from '../lab/ocr/preparations';
 import { prepareLabSteps } from '../lab/ocr/prepare-steps';
 import { fmt, median, percentile, row } from './lib';
-import { DATA, fieldsRight, judgeFields, label, mean, pct, receiptIds, textScore } from './ocr-score';
-import type { FieldsRight, SetName } from './ocr-score';
+import { DATA, fieldsRight, judgeFields, label, mean, pct, receiptIds, textScore } from '../lab/receipts/score';
+import type { FieldsRight, SetName } from '../lab/receipts/score';
 
 const CACHE_DIR = join(import.meta.dirname, '.cache');
 

@@ -25,7 +25,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { trainExamples } from '../bench/receipt-folds';
+import { trainExamples } from '../lab/receipts/folds';
 import { slipTotal } from '../lab/receipts/augment';
 import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { Candidate } from '../domain/src/receipts/learned/candidates';
@@ -58,7 +58,7 @@ function labels(dir: string): Label[] {
 }
 
 async function ocrOf(set: 'dev' | 'train'): Promise<Record<string, { text: string; words?: Array<{ text: string; confidence: number; bbox?: { x0: number; y0: number; x1: number; y1: number } }> }>> {
-  const { devOcr } = await import('../bench/dev-ocr-cache');
+  const { devOcr } = await import('../lab/receipts/ocr-cache');
   return devOcr((line) => console.log(line), set);
 }
 
