@@ -6,6 +6,17 @@ const ioModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'better-s
 
 const webOverHttp = { group: ['@paperlink/*'], message: 'the web app talks to the server over HTTP only.' };
 
+// Research stays out of the product (lab/README.md): experiments, training and what benches,
+// scripts and tests share live in lab/, benchmarks in bench/; no package imports either, and
+// tests, scripts and lab/ import nothing from bench/. Every block below that sets
+// no-restricted-imports on product files repeats `researchOut` (a later block's options replace
+// an earlier one's).
+const research = '^(\\.\\./)+(lab|bench)(/|$)';
+const researchOut = { regex: research, message: 'the product never imports lab/ or bench/ (lab/README.md).' };
+const researchOutLazily = { selector: `ImportExpression > Literal[value=/${research.replaceAll('/', '\\/')}/]`, message: 'the product never imports lab/ or bench/, lazily either (lab/README.md).' };
+const bench = '^(\\.\\./)+bench(/|$)';
+const productFiles = ['{domain,command-api,projections,query-api,infra}/**/*.{ts,mts,js,mjs}', 'web/src/**/*.{ts,tsx}'];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.artifacts/**', 'web/dist/**'] },
   ...tseslint.configs.recommended,
@@ -16,6 +27,23 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    files: productFiles,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [researchOut] }],
+      'no-restricted-syntax': ['error', researchOutLazily],
+    },
+  },
+  {
+    files: ['test/**/*.{ts,mts,js,mjs}', 'scripts/**/*.{ts,mts,js,mjs}', 'lab/**/*.{ts,mts,js,mjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: bench, message: 'tests, scripts and lab/ do not import bench/: move what they share to lab/.' }] }],
+      'no-restricted-syntax': ['error', {
+        selector: `ImportExpression > Literal[value=/${bench.replaceAll('/', '\\/')}/]`,
+        message: 'tests, scripts and lab/ do not import bench/, lazily either: move what they share to lab/.',
+      }],
+    },
+  },
   // Dependencies point inward (DESIGN.md): the domain is pure and imports nothing of ours.
   {
     files: ['domain/src/**/*.ts'],
@@ -23,7 +51,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: ioModules.map((name) => ({ name, message: 'domain/ has no I/O: pass data in with the command.' })),
-        patterns: [{ group: ['@paperlink/*'], message: 'domain/ imports nothing of ours.' }],
+        patterns: [{ group: ['@paperlink/*'], message: 'domain/ imports nothing of ours.' }, researchOut],
       }],
     },
   },
@@ -35,7 +63,7 @@ export default tseslint.config(
         paths: ['better-sqlite3', 'mongodb', '@eventstore/db-client', 'kafkajs', 'tesseract.js']
           .map((name) => ({ name, message: 'only infra/ knows the adapters; use a port.' })),
         patterns: [{ group: ['@paperlink/infra', '@paperlink/infra/*'], message: 'infra depends on us, not the other way.' },
-          { group: ['@paperlink/web', '@paperlink/web/*'], message: 'the server never imports the web app.' }],
+          { group: ['@paperlink/web', '@paperlink/web/*'], message: 'the server never imports the web app.' }, researchOut],
       }],
     },
   },
@@ -50,7 +78,7 @@ export default tseslint.config(
           .map((name) => ({ name, message: 'only infra/ knows the adapters; use a port.' })),
         patterns: [{ group: ['@paperlink/infra', '@paperlink/infra/*'], message: 'infra depends on us, not the other way.' },
           { group: ['@paperlink/web', '@paperlink/web/*'], message: 'the server never imports the web app.' },
-          { group: ['@paperlink/command-api', '@paperlink/command-api/*', '**/command-api/**'], message: 'the query API does not import the command API: move what both need to domain/http/.' }],
+          { group: ['@paperlink/command-api', '@paperlink/command-api/*', '**/command-api/**'], message: 'the query API does not import the command API: move what both need to domain/http/.' }, researchOut],
       }],
     },
   },
@@ -59,7 +87,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: ioModules.filter((name) => name !== 'express').map((name) => ({ name, message: 'domain/http/ is request scoping only: no I/O.' })),
-        patterns: [{ group: ['@paperlink/*', '!@paperlink/domain', '!@paperlink/domain/http/*'], message: 'domain/http/ imports only the domain (both APIs import it).' }],
+        patterns: [{ group: ['@paperlink/*', '!@paperlink/domain', '!@paperlink/domain/http/*'], message: 'domain/http/ imports only the domain (both APIs import it).' }, researchOut],
       }],
     },
   },
@@ -67,7 +95,7 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [webOverHttp],
+        patterns: [webOverHttp, researchOut],
       }],
     },
   },
@@ -81,13 +109,13 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [webOverHttp,
           { regex: `^(\\.\\./){${depth + 1}}(?!\\.\\./)`, message: 'a feature does not import another feature: move the shared piece to web/src/lib or web/src/components.' },
-          { regex: `^(\\.\\./){${depth + 2}}(?!(components|lib|app)/)`, message: 'a feature imports only from itself, web/src/components, web/src/lib and web/src/app.' }],
+          { regex: `^(\\.\\./){${depth + 2}}(?!(components|lib|app)/)`, message: 'a feature imports only from itself, web/src/components, web/src/lib and web/src/app.' }, researchOut],
       }],
       // The same for import(): no-restricted-imports sees static imports only.
       'no-restricted-syntax': ['error', {
         selector: `ImportExpression > Literal[value=/^(\\.\\.\\/){${depth + 1}}(?!\\.\\.\\/)|^(\\.\\.\\/){${depth + 2}}(?!(components|lib|app)\\/)/]`,
         message: 'a feature does not import another feature, lazily either: move the shared piece to web/src/lib or web/src/components.',
-      }],
+      }, researchOutLazily],
     },
   })),
   // Shared code never depends on a feature.
@@ -95,7 +123,7 @@ export default tseslint.config(
     files: ['web/src/{components,lib}/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [webOverHttp, { regex: '^(\\.\\./)+features/', message: 'components/ and lib/ are shared: they import no feature.' }],
+        patterns: [webOverHttp, { regex: '^(\\.\\./)+features/', message: 'components/ and lib/ are shared: they import no feature.' }, researchOut],
       }],
     },
   },

@@ -17,6 +17,7 @@ import { upgradeChain } from '../infra/src/eventstore/chain';
 import { verifyChainFile, verifyChainParallel } from '../infra/src/audit/tasks';
 import { writeBundle } from '../infra/src/audit/bundle';
 import { fmt, median, row, runs } from './lib';
+import { UnhashedSqliteEventStore } from './unhashed-store';
 
 const args = process.argv.slice(2);
 const EVENTS = Number(args[args.indexOf('--events') + 1] || 1_000_000) || 1_000_000;
@@ -64,8 +65,9 @@ async function buildLog(file: string, n: number): Promise<number> {
 
 async function appendCost(): Promise<void> {
   const RUNS = 5;
-  const single = async (unhashedBaseline: boolean, i: number) => {
-    const store = new SqliteEventStore(join(dir, `single-${unhashedBaseline}-${i}.sqlite`), { unhashedBaseline });
+  const open = (unhashed: boolean, file: string): SqliteEventStore => (unhashed ? new UnhashedSqliteEventStore(file) : new SqliteEventStore(file));
+  const single = async (unhashed: boolean, i: number) => {
+    const store = open(unhashed, join(dir, `single-${unhashed}-${i}.sqlite`));
     const N = 1000;
     const t = performance.now();
     for (let k = 0; k < N; k++) await store.appendToStream(`transaction-${k}`, [event(k, metaOf(k))], 'no_stream');
@@ -73,8 +75,8 @@ async function appendCost(): Promise<void> {
     await store.close();
     return N / s;
   };
-  const batch = async (unhashedBaseline: boolean, i: number) => {
-    const store = new SqliteEventStore(join(dir, `batch-${unhashedBaseline}-${i}.sqlite`), { unhashedBaseline });
+  const batch = async (unhashed: boolean, i: number) => {
+    const store = open(unhashed, join(dir, `batch-${unhashed}-${i}.sqlite`));
     const B = 200;
     const batches = Array.from({ length: B }, (_, b) => { const meta = metaOf(b); return Array.from({ length: 100 }, (_, k) => event(b * 100 + k, meta)); });
     const t = performance.now();

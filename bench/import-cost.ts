@@ -4,7 +4,7 @@
  * end to end <= 2x a raw insert"; docs/decisions/0027-import-cost.md). Smaller and faster than
  * bench/scale.ts, to iterate on:
  *
- * 1. A data folder of IMPORT_COST_TX existing transactions (bench/scale-data.ts), its read
+ * 1. A data folder of IMPORT_COST_TX existing transactions (lab/scale/scale-data.ts), its read
  *    models projected by a first start of the server (SQLite read store), then stopped.
  * 2. In process, on a copy of that folder, the import's stages one after another with the
  *    checkout's own functions: parse, assignment to members, de-duplication (the keys looked up
@@ -26,17 +26,15 @@ import Database from 'better-sqlite3';
 import { allProjections, GenerationalReadStore, getUsers, membersOfCompany, TRANSACTION_KEYS, transactionKeyId, UnitOfWork, type TransactionKeyDoc } from '@paperlink/projections';
 import { assignRowsToMembers, decideImport, dedupKeyOf, importAssignees, importStream, ledgerStream, parseBankStatement, statementFileStream, type CandidateRow, type DomainEvent, type ExpectedRevision, type JobQueue, type NewEvent, type RecordedEvent } from '@paperlink/domain';
 import { newId, TokenService } from '@paperlink/command-api';
-import { createAdapters } from '../infra/src/adapters';
-import { BULK_GROUPS } from '../infra/src/readstore/sqlite';
-import { loadConfig } from '../infra/src/config';
 import { dataDir } from '../infra/src/data-dir';
 import { Reactor } from '../infra/src/jobs/reactor';
 import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
 import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
 import { expectExit, startServer, stopServer, type ChildServer } from './child-server';
 import { fmt, row } from './lib';
-import { generateScaleData, sizesFromEnv, type Person } from './scale-data';
+import { generateScaleData, sizesFromEnv, type Person } from '../lab/scale/scale-data';
 import { indexedInsert, rawInsert, statement } from './import-baseline';
+import { projectorStores } from './projector-stores';
 
 const SECRET = 'import-cost-bench-signing-secret-0123456789';
 const ROWS = Number(process.env.IMPORT_COST_ROWS ?? 100_000);
@@ -104,8 +102,7 @@ async function total(base: string, headers: Record<string, string>): Promise<num
 
 /** Brings the job reactors to the log's head without running their jobs (as bench/scale.ts: the history's jobs have run). */
 async function settleReactors(dir: string): Promise<void> {
-  const config = loadConfig({ READ_STORE: 'sqlite', DATA_DIR: dir, JWT_SECRET: SECRET, WEB_DIST: join(dir, 'no-web') });
-  const adapters = await createAdapters(config, dataDir(dir), BULK_GROUPS);
+  const adapters = projectorStores(dataDir(dir));
   const store = await GenerationalReadStore.open(adapters.readStore, allProjections());
   const settled: JobQueue = { kind: 'settled', register() {}, submit: async () => 'done', pending: () => 0, close: async () => {} };
   const head = await adapters.events.headPosition();
@@ -120,8 +117,7 @@ async function settleReactors(dir: string): Promise<void> {
 // ---------------------------------------------------------------- 2. the stages in process
 async function stagesInProcess(dir: string, csv: Buffer, companyId: string, admin: Person): Promise<Array<[string, number, string, number]>> {
   const out: Array<[string, number, string, number]> = [];
-  const config = loadConfig({ READ_STORE: 'sqlite', DATA_DIR: dir, JWT_SECRET: SECRET, WEB_DIST: join(dir, 'no-web') });
-  const adapters = await createAdapters(config, dataDir(dir), BULK_GROUPS);
+  const adapters = projectorStores(dataDir(dir));
   const projections = allProjections();
   const store = await GenerationalReadStore.open(adapters.readStore, projections);
   try {

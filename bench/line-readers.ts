@@ -21,9 +21,9 @@ import { rereadLines, wordBoxesOn } from '../infra/src/ocr/line-reread';
 import { createOcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
 import { openPaddleLines } from '../infra/src/ocr/paddle-line-host';
-import { devOcr } from './dev-ocr-cache';
+import { devOcr } from '../lab/receipts/ocr-cache';
 import { fmt, median } from './lib';
-import { annotatedSegments, annotatedTextOn, DATA, levenshtein, receiptIds } from './ocr-score';
+import { annotatedSegments, annotatedTextOn, DATA, levenshtein, receiptIds } from '../lab/receipts/score';
 
 const args = process.argv.slice(2);
 const argValue = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -31,11 +31,11 @@ import { patchReading, rereadLines, surestReadings } from '../infra/src/ocr/line
 import type { LineReading, LineRereadOptions } from '../infra/src/ocr/line-reread';
 import type { OcrPool } from '../infra/src/ocr/pool';
 import { prepareImage } from '../infra/src/ocr/preprocess';
-import { doubtfulWordFields } from '../infra/src/ocr/reading';
-import { devOcr } from './dev-ocr-cache';
+import { doubtfulWordFields } from '../lab/ocr/doubtful-words';
+import { devOcr } from '../lab/receipts/ocr-cache';
 import { fmt, median, percentile, row } from './lib';
-import { DATA, judgeFields, label, receiptIds } from './ocr-score';
-import type { SetName } from './ocr-score';
+import { DATA, judgeFields, label, receiptIds } from '../lab/receipts/score';
+import type { SetName } from '../lab/receipts/score';
 
 const CACHE_DIR = join(import.meta.dirname, '.cache');
 const args = process.argv.slice(2);
@@ -43,7 +43,7 @@ const argValue = (name: string): string | undefined => (args.includes(name) ? ar
 const sets = (argValue('--sets') ?? 'train,dev').split(',') as SetName[];
 const variant = argValue('--variant') ?? 'tight';
 const perField = Number(argValue('--per-field')) || 3;
-/** Also re-read total/date lines with a digit word tesseract was < 30 % sure of (reading.ts doubtfulWordFields). */
+/** Also re-read total/date lines with a digit word tesseract was < 30 % sure of (lab/ocr/doubtful-words.ts doubtfulWordFields). */
 const wordDoubt = args.includes('--word-doubt');
 /** Only these fields' doubt triggers line re-reading (default all three). */
 /** When a receipt's lines are read again anyway, also the total's and date's lines, confident or not. */

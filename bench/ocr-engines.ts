@@ -34,8 +34,8 @@ import { join } from 'node:path';
 import { paddleLineText } from '../infra/src/ocr/paddle';
 import type { OcrEngine, OcrResult } from '../domain/src/receipts/types';
 import { fmt, median, percentile, row } from './lib';
-import { DATA, fieldsRight, mean, pct, textScore } from './ocr-score';
-import type { SetName } from './ocr-score';
+import { DATA, fieldsRight, mean, pct, textScore } from '../lab/receipts/score';
+import type { SetName } from '../lab/receipts/score';
 
 type EngineName = 'tesseract' | 'paddle';
 const ENGINES: readonly EngineName[] = ['tesseract', 'paddle'];

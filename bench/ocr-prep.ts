@@ -5,7 +5,7 @@
  * bench/.cache/ocr-prep-<variant>.json (delete to read again), so a run resumes and the
  * report can be printed again without reading.
  *
- * Figures per variant (scoring in bench/ocr-score.ts):
+ * Figures per variant (scoring in lab/receipts/score.ts):
  *   - train text: character error rate against the annotated lines, verbatim lines;
  *   - fields with today's extractor (extractReceiptFields and the committed weights) on train
  *     and dev. The committed ranker was trained on train's `base` readings, which flatters
@@ -22,7 +22,7 @@
  * `--pipeline base+ink,x15@30`: the product's reading put together from the cached readings
  * (read-receipt.ts): the first reading's fields, and when they are doubtful (needsAnotherReading,
  * or a digit word under that tesseract confidence on the total's or date's line:
- * reading.ts doubtfulFieldWords; @0 for the first test only) the retry readings' fields voted
+ * lab/ocr/doubtful-words.ts doubtfulFieldWords; @0 for the first test only) the retry readings' fields voted
  * with them (combineReadings); seconds per receipt = the cached times of the readings taken.
  * Retry readings are only needed for the receipts that are doubtful (`--ids`).
  */
@@ -31,12 +31,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { OcrResult } from '../domain/src/receipts/types';
-import { prepareSteps } from '../infra/src/ocr/preprocess';
-import { OCR_PREPARATIONS, readWithPreparation } from '../infra/src/ocr/reading';
-import type { OcrPreparation } from '../infra/src/ocr/reading';
+import { OCR_PREPARATIONS, readWithPreparation } from '../lab/ocr/preparations';
+import type { LabPreparation } from '../lab/ocr/preparations';
+import { prepareLabSteps } from '../lab/ocr/prepare-steps';
 import { fmt, median, percentile, row } from './lib';
-import { DATA, fieldsRight, judgeFields, label, mean, pct, receiptIds, textScore } from './ocr-score';
-import type { FieldsRight, SetName } from './ocr-score';
+import { DATA, fieldsRight, judgeFields, label, mean, pct, receiptIds, textScore } from '../lab/receipts/score';
+import type { FieldsRight, SetName } from '../lab/receipts/score';
 
 const CACHE_DIR = join(import.meta.dirname, '.cache');
 
@@ -82,7 +82,7 @@ function loadCache(variant: string): VariantCache {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as VariantCache : { readings: {} };
 }
 
-function preparation(name: string): OcrPreparation {
+function preparation(name: string): LabPreparation {
   const p = OCR_PREPARATIONS[name];
   if (!p) throw new Error(`unknown variant ${name}; known: ${Object.keys(OCR_PREPARATIONS).join(', ')}`);
   return p;
@@ -105,7 +105,7 @@ async function readVariant(name: string): Promise<void> {
       // its cached reading is taken (time: the base reading's plus the preparation's check).
       if (typeof prep.image !== 'string' && prep.image.plainUnlessScaled && base.readings[r.id] && !prep.parameters) {
         const t0 = performance.now();
-        const p = await prepareSteps(readFileSync(join(DATA[r.set], `${r.id}.jpg`)), prep.image);
+        const p = await prepareLabSteps(readFileSync(join(DATA[r.set], `${r.id}.jpg`)), prep.image);
         if (p.plain) {
           cache.readings[r.id] = { ...base.readings[r.id]!, ms: base.readings[r.id]!.ms + performance.now() - t0, reused: true };
           writeFileSync(cacheFile(name), JSON.stringify(cache));
@@ -134,7 +134,7 @@ interface CvFigures {
 async function crossValidated(cache: VariantCache): Promise<CvFigures | null> {
   const { layoutFromBoxesCsv, layoutFromOcr } = await import('../domain/src/receipts/learned/layout');
   const { pickFields, combineFields } = await import('../domain/src/receipts/learned/model');
-  const { prepare, trainModel, isRight, valueOf } = await import('../domain/src/receipts/learned/train');
+  const { prepare, trainModel, isRight, valueOf } = await import('../lab/receipts/train');
   type Example = Parameters<typeof prepare>[0];
   const trainIds = pick(receiptIds('train')).filter((id) => cache.readings[id]);
   if (trainIds.length < 20) return null;
@@ -207,7 +207,7 @@ async function report(name: string): Promise<void> {
 /** The product's reading from cached readings (see the header). */
 async function pipeline(spec: string): Promise<void> {
   const { combineReadings, extractReceiptFields, needsAnotherReading } = await import('../domain/src/receipts/index');
-  const { doubtfulFieldWords } = await import('../infra/src/ocr/reading');
+  const { doubtfulFieldWords } = await import('../lab/ocr/doubtful-words');
   const [, firstName, retryList, threshold] = /^([^+@]+)\+?([^@]*)@?(\d*)$/.exec(spec) ?? [];
   if (!firstName) throw new Error(`--pipeline ${spec}: want first+retry1,retry2@confidence`);
   const first = loadCache(firstName);

@@ -33,9 +33,9 @@ import { offThread } from '../infra/src/workers/off-thread';
 import { WorkerPool } from '../infra/src/workers/pool';
 import type { ReadReceiptOptions, ReceiptReading } from '../infra/src/ocr/read-receipt';
 import { fmt, median, percentile, row } from './lib';
-import { statementPeriod } from './ocr-score';
-import { devOcr } from './dev-ocr-cache';
-import { foldModels } from './receipt-folds';
+import { statementPeriod } from '../lab/receipts/score';
+import { devOcr } from '../lab/receipts/ocr-cache';
+import { foldModels } from '../lab/receipts/folds';
 
 const args = process.argv.slice(2);
 /** `--set train`: the 91 train receipts instead (the whole pipeline on receipts the dev figures never saw; fields cached apart). */
@@ -141,7 +141,7 @@ const list = labels().slice(0, limit);
 const period = args.includes('--no-period') ? undefined : statementPeriod(labels().map((l) => l.id));
 /**
  * `--cv` (train only): each receipt read with the ranker of the merchant-grouped fold it was held
- * out of (bench/receipt-folds.ts: weights trained without its merchant, the committed calibration):
+ * out of (lab/receipts/folds.ts: weights trained without its merchant, the committed calibration):
  * the whole pipeline's figure on merchants its ranker never saw, beside the dev figure.
  */
 const foldOf = args.includes('--cv') && SET === 'train' ? foldModels(DATA, labels(), await devOcr(() => undefined, 'train')) : undefined;

@@ -6,7 +6,7 @@
  * readers go idle (pdfIdleMs 5 s) and stop. Beside it, the baseline of the same run: the server
  * before the first upload. Figures are printed, never asserted.
  *
- * PDF_MEMORY_DIR: a data folder of bench/scale-data.ts instead (give a copy: receipts are added
+ * PDF_MEMORY_DIR: a data folder of lab/scale/scale-data.ts instead (give a copy: receipts are added
  * to it), whose big company's admin uploads; at 1,000,000 lines this is where the reading of a
  * receipt meets the company's size (ADR 0029 decision 21). PDF_MEMORY_WAIT_S: seconds to wait
  * after the start (a folder from before a projection was added builds it first; default 5).
@@ -23,7 +23,7 @@ import { fmt, row, textPdf } from './lib';
 const UPLOADS = Number(process.env.PDF_MEMORY_UPLOADS ?? 3);
 const GIVEN = process.env.PDF_MEMORY_DIR;
 const WAIT_S = Number(process.env.PDF_MEMORY_WAIT_S ?? 5);
-/** bench/scale-data.ts's big company's admin and the scale benches' signing secret. */
+/** lab/scale/scale-data.ts's big company's admin and the scale benches' signing secret. */
 const SCALE_ADMIN = { email: 'ada.admin.0@scale.example', password: 'Passw0rdOK-scale' };
 const SCALE_SECRET = 'scale-bench-signing-secret-0123456789abcdef';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

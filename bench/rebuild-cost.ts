@@ -1,7 +1,7 @@
 /**
  * Where the time of a rebuild of every read model goes (goal: "rebuild of every read model
  * from 1,000,000 events <= 3x the raw read and parse of those events"; ADR 0028). Builds a data
- * folder with bench/scale-data.ts once at a reduced size (default SCALE_TX=250000: 25,000
+ * folder with lab/scale/scale-data.ts once at a reduced size (default SCALE_TX=250000: 25,000
  * receipts and matches) and keeps it under /tmp (REBUILD_COST_CACHE, keyed by the sizes and the
  * generator's source), then measures, each figure beside the raw read and parse of the same log
  * in the same run:
@@ -39,7 +39,7 @@ import { SqliteReadStore } from '../infra/src/readstore/sqlite';
 import { includedFields, keyFields, withoutReplaced } from '../infra/src/readstore/covering';
 import { listIndexes } from '../infra/src/readstore/sqlite-indexes';
 import { fmt, median, row } from './lib';
-import { generateScaleData, sizesFromEnv } from './scale-data';
+import { generateScaleData, sizesFromEnv } from '../lab/scale/scale-data';
 
 const ROOT = join(import.meta.dirname, '..');
 const SECRET = 'scale-bench-signing-secret-0123456789abcdef';
@@ -51,7 +51,7 @@ const s = (ms: number) => (ms / 1000).toFixed(2);
 /** The data folder for these sizes, generated once and kept (a new generator or new sizes: a new folder). */
 async function cachedFolder(): Promise<string> {
   if (process.env.REBUILD_COST_DATA) return process.env.REBUILD_COST_DATA;
-  const key = createHash('sha1').update(readFileSync(join(import.meta.dirname, 'scale-data.ts'))).update(JSON.stringify(sizes)).digest('hex').slice(0, 10);
+  const key = createHash('sha1').update(readFileSync(join(import.meta.dirname, '..', 'lab', 'scale', 'scale-data.ts'))).update(JSON.stringify(sizes)).digest('hex').slice(0, 10);
   const base = process.env.REBUILD_COST_CACHE ?? join(tmpdir(), 'paperlink-rebuild-cost');
   const dir = join(base, `${sizes.transactions}-${key}`);
   if (existsSync(join(dir, 'events.sqlite'))) return dir;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
 import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import { extractRuleFields } from '../domain/src/receipts/rules';
-import { DEV_DATA, devOcr } from './dev-ocr-cache';
+import { DEV_DATA, devOcr } from '../lab/receipts/ocr-cache';
 import { fmt, median, row } from './lib';
 
 const GOAL_CONFIDENT = 0.97;

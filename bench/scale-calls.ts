@@ -1,7 +1,7 @@
 /**
  * The product's other calls at a company's real size (ADR 0029 decisions 10-13 and 17):
  * every GET the spec lists and the AI calls on one line, timed as the admin and as a member of
- * the big company of a bench/scale-data.ts folder (1,000,000 transactions, 100,000 receipts and
+ * the big company of a lab/scale/scale-data.ts folder (1,000,000 transactions, 100,000 receipts and
  * matches by default), with /api/health polled beside each slow call (the request thread must
  * stay free); then the writes (edits, deletions, corrections, a small import, match decisions),
  * three each, with /api/health polled beside them (SCALE_CALLS_WRITES=0 leaves the folder as it
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, stopServer } from './child-server';
 import { fmt, median, percentile, row } from './lib';
-import { generateScaleData, sizesFromEnv } from './scale-data';
+import { generateScaleData, sizesFromEnv } from '../lab/scale/scale-data';
 
 const SECRET = 'scale-bench-signing-secret-0123456789abcdef';
 const PASSWORD = 'Passw0rdOK-scale';

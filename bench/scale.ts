@@ -1,6 +1,6 @@
 /**
  * The embedded profile at a real company's size (ADR 0029). Builds a data folder
- * (bench/scale-data.ts: 1,000,000 transactions, 100,000 receipts, 100,000 matches in their
+ * (lab/scale/scale-data.ts: 1,000,000 transactions, 100,000 receipts, 100,000 matches in their
  * history, 50 members in one company, 4 small companies, one member with 10,000 sign-ins),
  * starts the real server on it as a child process (`node --import tsx infra/src/main.ts`) and
  * measures over HTTP, each figure beside a baseline measured in the same run and its target,
@@ -22,7 +22,7 @@
  * with a queue that settles every job at once: in the history every job has run (its results
  * are events in the log); otherwise the first start would re-submit 100,000 OCR jobs.
  *
- *   nice node --import tsx bench/scale.ts          (sizes: see bench/scale-data.ts; try SCALE_TX=50000 first)
+ *   nice node --import tsx bench/scale.ts          (sizes: see lab/scale/scale-data.ts; try SCALE_TX=50000 first)
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
 import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
 import { expectExit, startServer, type ChildServer } from './child-server';
 import { fmt, median, percentile, row, textPdf } from './lib';
-import { generateScaleData, sizesFromEnv, type Person, type ScaleData } from './scale-data';
+import { generateScaleData, sizesFromEnv, type Person, type ScaleData } from '../lab/scale/scale-data';
 import { indexedInsert, rawInsert, statement } from './import-baseline';
 
 const ROOT = join(import.meta.dirname, '..');

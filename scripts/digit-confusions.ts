@@ -8,9 +8,9 @@
  *   node --import tsx scripts/digit-confusions.ts [--write] [--out FILE] [--limit N] [--ocr-cache FILE] [--no-dev]
  *
  * Then what the table does to dates (date-period.ts checkYear, the company's period from the card
- * statements that belong to the receipts, bench/ocr-score.ts statementPeriod), on the first
+ * statements that belong to the receipts, lab/receipts/score.ts statementPeriod), on the first
  * tesseract.js reading of each receipt: train with the committed table (in sample) and with tables
- * counted on the other merchants only (5 merchant-grouped folds, learned/train.ts foldsByMerchant),
+ * counted on the other merchants only (5 merchant-grouped folds, lab/receipts/train.ts foldsByMerchant),
  * and dev (never counted on; `--no-dev` skips it, it needs the dev OCR cache).
  *
  * Train only: the dev receipts have no boxes, and are the check, not the source.
@@ -21,11 +21,11 @@ import { checkYear, extractReceiptFields } from '../domain/src/receipts/index';
 import type { DatePeriod } from '../domain/src/receipts/index';
 import { countDigitConfusions, MIN_CONFUSIONS, slipsFor } from '../domain/src/receipts/learned/digit-confusions';
 import type { DigitConfusions } from '../domain/src/receipts/learned/digit-confusions';
-import { foldsByMerchant } from '../domain/src/receipts/learned/train';
-import type { Example } from '../domain/src/receipts/learned/train';
-import { annotatedSegments, label, receiptIds, statementPeriod } from '../bench/ocr-score';
-import type { SetName } from '../bench/ocr-score';
-import { devOcr } from '../bench/dev-ocr-cache';
+import { foldsByMerchant } from '../lab/receipts/train';
+import type { Example } from '../lab/receipts/train';
+import { annotatedSegments, label, receiptIds, statementPeriod } from '../lab/receipts/score';
+import type { SetName } from '../lab/receipts/score';
+import { devOcr } from '../lab/receipts/ocr-cache';
 
 const args = process.argv.slice(2);
 const value = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

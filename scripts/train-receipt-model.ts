@@ -18,22 +18,22 @@
  *                 use) is added, so the model and its confidence also see OCR slips
  *   --no-dev      skip the dev figure (no OCR needed)
  *   --augment     add train-only copies of the annotated receipts whose printed total is lost
- *                 or misread (learned/augment.ts); off by default: it changed no answer on
+ *                 or misread (lab/receipts/augment.ts); off by default: it changed no answer on
  *                 cross-validation (ADR 0026, "ranking gap")
  *   --errors      list, for the out-of-fold readings (annotated text, then tesseract.js), each field whose right value was among the candidates but not wired: the
  *                 chosen and the right candidate, their scores and the features that differ
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { trainExamples } from '../bench/receipt-folds';
-import { slipTotal } from '../domain/src/receipts/learned/augment';
+import { trainExamples } from '../lab/receipts/folds';
+import { slipTotal } from '../lab/receipts/augment';
 import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { Candidate } from '../domain/src/receipts/learned/candidates';
 import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields } from '../domain/src/receipts/learned/model';
 import type { LearnedFields } from '../domain/src/receipts/learned/model';
 import { score } from '../domain/src/receipts/learned/ranker';
-import { isRight, policyReport, prepare, trainModel, valueOf } from '../domain/src/receipts/learned/train';
-import type { Example, Prepared, ReceiptLabel } from '../domain/src/receipts/learned/train';
+import { isRight, policyReport, prepare, trainModel, valueOf } from '../lab/receipts/train';
+import type { Example, Prepared, ReceiptLabel } from '../lab/receipts/train';
 
 const ROOT = join(import.meta.dirname, '..');
 const TRAIN = join(ROOT, '..', 'shared', 'data', 'receipts-train');
@@ -58,7 +58,7 @@ function labels(dir: string): Label[] {
 }
 
 async function ocrOf(set: 'dev' | 'train'): Promise<Record<string, { text: string; words?: Array<{ text: string; confidence: number; bbox?: { x0: number; y0: number; x1: number; y1: number } }> }>> {
-  const { devOcr } = await import('../bench/dev-ocr-cache');
+  const { devOcr } = await import('../lab/receipts/ocr-cache');
   return devOcr((line) => console.log(line), set);
 }
 

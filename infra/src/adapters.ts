@@ -20,18 +20,15 @@ export interface Adapters {
  * readmodels.sqlite, or memory with a snapshot file. A folder whose read models were the other
  * kind starts without checkpoints, so the projectors rebuild them from the log.
  */
-export async function openEmbeddedReadStore(config: Pick<Config, 'READ_STORE'>, dir: DataDir, sqlite: { groupBulkMs?: number; groupBulkDocs?: number } = {}): Promise<ReadStore> {
+export async function openEmbeddedReadStore(config: Pick<Config, 'READ_STORE'>, dir: DataDir): Promise<ReadStore> {
   if (config.READ_STORE === 'memory') return new EmbeddedReadStore(dir.snapshotFile);
   const { SqliteReadStore } = await import('./readstore/sqlite');
   const { listIndexes } = await import('./readstore/sqlite-indexes');
-  return new SqliteReadStore(join(dir.root, 'readmodels.sqlite'), { extraIndexes: listIndexes(), ...sqlite });
+  return new SqliteReadStore(join(dir.root, 'readmodels.sqlite'), { extraIndexes: listIndexes() });
 }
 
-/**
- * Each port gets its distributed adapter when its URL is set, else the embedded one. `sqlite`:
- * group limits for the SQLite read store (a benchmark measuring the projector thread's writes).
- */
-export async function createAdapters(config: Config, dir: DataDir, sqlite: { groupBulkMs?: number; groupBulkDocs?: number } = {}): Promise<Adapters> {
+/** Each port gets its distributed adapter when its URL is set, else the embedded one. */
+export async function createAdapters(config: Config, dir: DataDir): Promise<Adapters> {
   let events: EventStore;
   if (config.EVENTSTORE_URL) {
     const { EsdbEventStore } = await import('./eventstore/esdb');
@@ -45,7 +42,7 @@ export async function createAdapters(config: Config, dir: DataDir, sqlite: { gro
     const { MongoReadStore } = await import('./readstore/mongo');
     readStore = await MongoReadStore.connect(config.MONGO_URL, config.MONGO_DB);
   } else {
-    readStore = await openEmbeddedReadStore(config, dir, sqlite);
+    readStore = await openEmbeddedReadStore(config, dir);
   }
   // Receipt files: GridFS next to the read models in the distributed profile, else local disk.
   let blobs: BlobStore;

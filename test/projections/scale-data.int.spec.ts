@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateScaleData, type Person, type ScaleData } from '../../bench/scale-data';
+import { generateScaleData, type Person, type ScaleData } from '../../lab/scale/scale-data';
 import { startApi, type Api } from '../support/harness';
 
 /**
- * The generator of bench/scale.ts at a tiny size: the folder it writes is one the server starts
+ * The generator of bench/scale.ts (lab/scale/scale-data.ts) at a tiny size: the folder it writes is one the server starts
  * on, and what the server lists equals what was generated (the events are the commands' own).
  */
 const SECRET = 'scale-data-test-secret-0123456789abcdefgh';

@@ -52,7 +52,7 @@ export interface RereadOptions {
   fields?: readonly RereadField[];
   /**
    * Fields to read again whatever their confidence (e.g. OCR was unsure of a digit on the line the
-   * field was read from: infra/src/ocr/reading.ts doubtfulWordFields).
+   * field was read from: lab/ocr/doubtful-words.ts doubtfulWordFields).
    */
   also?: readonly RereadField[];
   /** The ranker whose scores order a field's candidate lines (default the committed one; a benchmark passes a fold's). */

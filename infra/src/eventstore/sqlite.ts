@@ -14,7 +14,7 @@ import {
 import { AppendSignal, pollingSubscription } from './subscription';
 import { BulkWriter, StagedData, type PreparedAppend } from './sqlite-bulk';
 import type { StatementStager } from '@paperlink/command-api/src/transactions/import-staged';
-import { canonicalJson, chainHash, GENESIS_HASH, upgradeChain } from './chain';
+import { canonicalJson, chainHash, GENESIS_HASH, upgradeChain, type ChainContent } from './chain';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */
 type EventRow = [position: number, eventId: string, streamKey: number, revision: number, type: string, data: string, metadata: string | null, commitPosition: number | null];
@@ -95,12 +95,7 @@ export class SqliteEventStore implements EventStore {
   private bulk?: BulkWriter;
   private bulkInFlight?: Promise<AppendResult[]>;
 
-  /**
-   * `unhashedBaseline`: appends store no hash, for bench/audit.ts's baseline only (the cost of
-   * hashing, measured against the same store without it); `make verify` reports such rows as
-   * broken (missing_hash). The server never sets it.
-   */
-  constructor(readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean; unhashedBaseline?: boolean } = {}) {
+  constructor(readonly file: string, private readonly options: { synchronous?: 'FULL' | 'NORMAL'; bulkWriter?: boolean } = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
@@ -161,12 +156,9 @@ export class SqliteEventStore implements EventStore {
         metaCanonical = this.toJson(e.metadata);
       }
       position = this.chainHead.position + 1;
-      let hash = GENESIS_HASH;
-      let hashBytes: Buffer | null = null;
-      if (!this.options.unhashedBaseline) {
-        hash = chainHash(this.chainHead.hash, { id: e.id, stream: streamId, revision, position, type: e.type, data, metadata: metaCanonical });
-        hashBytes = Buffer.from(hash, 'hex');
-      }
+      const link = this.chainLink(this.chainHead.hash, { id: e.id, stream: streamId, revision, position, type: e.type, data, metadata: metaCanonical });
+      const hash = link ?? GENESIS_HASH;
+      const hashBytes = link === null ? null : Buffer.from(link, 'hex');
       if (first) {
         // The first event of a run with the same metadata (a command's events share theirs) carries it.
         commitPosition = position;
@@ -208,9 +200,17 @@ export class SqliteEventStore implements EventStore {
     return chars;
   }
 
-  /** Canonical JSON (RFC 8785; Dates and undefined fields as JSON.stringify treats them); the baseline store: JSON.stringify. */
-  private toJson(value: unknown): string {
-    return this.options.unhashedBaseline ? JSON.stringify(value) : canonicalJson(value);
+  /** Canonical JSON (RFC 8785; Dates and undefined fields as JSON.stringify treats them): what is stored and what the hash covers. */
+  protected toJson(value: unknown): string {
+    return canonicalJson(value);
+  }
+
+  /**
+   * The event's hash, chained to the previous event's (./chain.ts); null stores none (a
+   * benchmark's baseline without the chain: `make verify` reports such rows as missing_hash).
+   */
+  protected chainLink(previous: string, content: ChainContent): string | null {
+    return chainHash(previous, content);
   }
 
   private prepared(a: StreamAppend): PreparedAppend {

@@ -1,7 +1,7 @@
 /**
  * Runs the OCR image preparation (preprocess.ts prepareSteps) in a worker thread of its own,
- * started on first use, so that its pixel loops (text-size estimate, binarisation: 50-150 ms a
- * page) never run on the request thread. Requests are served one after the other in the thread;
+ * started on first use, so that none of its work (decoding, scaling, the PGM copy) runs on the
+ * request thread. Requests are served one after the other in the thread;
  * sharp inside it uses libvips' own threads.
  */
 import { Worker } from 'node:worker_threads';

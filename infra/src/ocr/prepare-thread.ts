@@ -1,6 +1,6 @@
 /**
- * The OCR preparation thread: runs prepareSteps (decoding and resizing in sharp, the text-size
- * estimate and binarisation in JavaScript) off the thread that asked, one image at a time.
+ * The OCR preparation thread: runs prepareSteps (decoding and resizing in sharp, the PGM in
+ * JavaScript) off the thread that asked, one image at a time.
  * Messages: `{ id, image, steps }` in, `{ id, prepared }` or `{ id, error }` out.
  */
 import { parentPort } from 'node:worker_threads';

@@ -8,10 +8,10 @@
  * Only the training side uses these copies (`Example.trainOnly`): cross-validation never tests
  * on them and the calibration never sees them.
  */
-import { findAmounts, withoutAmounts } from '../amounts';
-import { classifyLabel } from '../money-lines';
-import { labelForm, labelWords } from '../ocr-text';
-import type { Layout, LayoutLine } from './layout';
+import { findAmounts, withoutAmounts } from '../../domain/src/receipts/amounts';
+import { classifyLabel } from '../../domain/src/receipts/money-lines';
+import { labelForm, labelWords } from '../../domain/src/receipts/ocr-text';
+import type { Layout, LayoutLine } from '../../domain/src/receipts/learned/layout';
 
 export type TotalSlip = 'lost' | 'misread';
 

@@ -4,9 +4,8 @@
  * printed characters, estimated from the connected components of ink.
  *
  * Tesseract's LSTM models read best when capitals are about 25-35 px tall; receipt scans come
- * with capitals from 8 to 40 px, so the page is scaled to a target height before reading
- * (preprocess.ts). Pure functions, no I/O: they run wherever the preparation runs (a worker
- * thread in the server, see prepare-thread.ts).
+ * with capitals from 8 to 40 px, so the page was scaled to a target height before reading
+ * (prepare-steps.ts; not kept by the product, ADR 0019). Pure functions, no I/O.
  */
 
 export interface GreyImage {

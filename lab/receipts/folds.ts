@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutFromBoxesCsv, layoutFromOcr } from '../domain/src/receipts/learned/layout';
-import { LEARNED_FIELDS } from '../domain/src/receipts/learned/model';
-import type { ReceiptModel } from '../domain/src/receipts/learned/model';
-import { foldsByMerchant, prepare, trainModel } from '../domain/src/receipts/learned/train';
-import type { Example, ReceiptLabel } from '../domain/src/receipts/learned/train';
-import type { OcrResult } from '../domain/src/receipts/types';
+import { layoutFromBoxesCsv, layoutFromOcr } from '../../domain/src/receipts/learned/layout';
+import { LEARNED_FIELDS } from '../../domain/src/receipts/learned/model';
+import type { ReceiptModel } from '../../domain/src/receipts/learned/model';
+import type { OcrResult } from '../../domain/src/receipts/types';
+import { foldsByMerchant, prepare, trainModel } from './train';
+import type { Example, ReceiptLabel } from './train';
 
 export type TrainLabel = ReceiptLabel & { id: string };
 

@@ -67,11 +67,11 @@ import {
   type StreamAppend,
   type UserState,
 } from '@paperlink/domain';
-import { userAppends, type LoadedSignIn } from '../command-api/src/accounts/user-streams';
-import { claimAppend, readLedger } from '../command-api/src/transactions/ledger';
-import { dataDir } from '../infra/src/data-dir';
-import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
-import { Argon2Hasher } from '../infra/src/passwords';
+import { userAppends, type LoadedSignIn } from '../../command-api/src/accounts/user-streams';
+import { claimAppend, readLedger } from '../../command-api/src/transactions/ledger';
+import { dataDir } from '../../infra/src/data-dir';
+import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
+import { Argon2Hasher } from '../../infra/src/passwords';
 
 export interface ScaleSizes {
   transactions: number;

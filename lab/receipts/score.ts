@@ -1,6 +1,6 @@
 /**
- * How an OCR reading of a receipt is scored against the data sets, shared by bench/ocr-engines.ts
- * and bench/ocr-prep.ts:
+ * How an OCR reading of a receipt is scored against the data sets, shared by the OCR benches
+ * (bench/ocr-engines.ts, bench/ocr-prep.ts, bench/line-*.ts) and scripts/digit-confusions.ts:
  *
  *   - text (receipts-train, which has annotated lines): character error rate of the page, OCR
  *     lines against the annotated lines of `<id>.boxes.csv`, both grouped into visual lines the
@@ -12,19 +12,20 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseBankStatement } from '../domain/src/csv/index';
-import { extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
-import type { DatePeriod } from '../domain/src/receipts/index';
-import { groupSegments, layoutFromBoxesCsv } from '../domain/src/receipts/learned/layout';
-import type { Segment } from '../domain/src/receipts/learned/layout';
-import type { OcrBox, OcrResult } from '../domain/src/receipts/types';
+import { parseBankStatement } from '../../domain/src/csv/index';
+import { extractReceiptFields, merchantSimilarity } from '../../domain/src/receipts/index';
+import type { DatePeriod } from '../../domain/src/receipts/index';
+import { groupSegments, layoutFromBoxesCsv } from '../../domain/src/receipts/learned/layout';
+import type { Segment } from '../../domain/src/receipts/learned/layout';
+import type { OcrBox, OcrResult } from '../../domain/src/receipts/types';
+import { SHARED_DATA } from './paths';
 
 export const DATA = {
-  train: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-train'),
-  dev: join(import.meta.dirname, '..', '..', 'shared', 'data', 'receipts-dev'),
+  train: join(SHARED_DATA, 'receipts-train'),
+  dev: join(SHARED_DATA, 'receipts-dev'),
 };
 export type SetName = keyof typeof DATA;
-const BANK_CSV = join(import.meta.dirname, '..', '..', 'shared', 'data', 'bank-csv');
+const BANK_CSV = join(SHARED_DATA, 'bank-csv');
 
 /**
  * The company's period for a set of receipts, as the product takes it (the first and last posting

@@ -1,22 +1,25 @@
 /**
- * Training and merchant-grouped cross-validation of the learned extractor, pure: the caller
- * (scripts/train-receipt-model.ts, the tests) reads the receipts and passes them in.
+ * Training and merchant-grouped cross-validation of the learned extractor
+ * (domain/src/receipts/learned/), pure: the caller (scripts/train-receipt-model.ts, the benches,
+ * the tests) reads the receipts and passes them in.
  *
  * Folds group receipts by merchant (names that `merchantSimilarity` calls the same shop share
  * a group), so no merchant is in both the training and the testing side of a fold: the figure
  * says how the model does on shops it has never seen. The calibration is fitted on the
  * out-of-fold predictions, the weights on everything.
  */
-import { extractRuleFields } from '../rules';
-import { merchantSimilarity, normaliseMerchant } from '../merchant-similarity';
-import type { ExtractOptions } from '../types';
-import { buildCandidates, dateOrder, dateOrderHint } from './candidates';
-import type { Candidate, Candidates } from './candidates';
-import type { Layout } from './layout';
-import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields, rawPick } from './model';
-import type { FieldPolicy, LearnedField, LearnedFields, ReceiptModel } from './model';
-import { confidence as platt, fitCalibration, trainRanker } from './ranker';
-import type { Calibration, Group, RawPoint, TrainOptions } from './ranker';
+import { extractRuleFields } from '../../domain/src/receipts/rules';
+import { merchantSimilarity, normaliseMerchant } from '../../domain/src/receipts/merchant-similarity';
+import type { ExtractOptions } from '../../domain/src/receipts/types';
+import { buildCandidates, dateOrder, dateOrderHint } from '../../domain/src/receipts/learned/candidates';
+import type { Candidate, Candidates } from '../../domain/src/receipts/learned/candidates';
+import type { Layout } from '../../domain/src/receipts/learned/layout';
+import { combineFields, CONFIDENT_AT, FIELD_POLICY, LEARNED_FIELDS, pickFields, rawPick } from '../../domain/src/receipts/learned/model';
+import type { FieldPolicy, LearnedField, LearnedFields, ReceiptModel } from '../../domain/src/receipts/learned/model';
+import { confidence as platt } from '../../domain/src/receipts/learned/ranker';
+import type { Calibration, RawPoint } from '../../domain/src/receipts/learned/ranker';
+import { fitCalibration, trainRanker } from './fit';
+import type { Group, TrainOptions } from './fit';
 
 export interface ReceiptLabel {
   merchant: string;
