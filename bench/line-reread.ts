@@ -191,5 +191,5 @@ async function run(set: SetName): Promise<void> {
   if (lineMs.length) row(`${set} line re-read time per re-read receipt: median / p95 s`, `${fmt(median(lineMs), 2)} / ${fmt(percentile(lineMs, 95), 2)}`, `load average while reading ${fmt(median(Object.values(cache).map((c) => c.load)), 1)}; lines per receipt ${fmt(Object.values(cache).reduce((a, c) => a + c.lines.length, 0) / lineMs.length, 1)}`);
 }
 
-console.log(`Targeted line re-reading (issue 12); load average now ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(`Targeted line re-reading (ADR 0019); load average now ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 for (const set of sets) await run(set);

@@ -367,7 +367,7 @@ async function blueGreen(dir: string): Promise<void> {
 
 // ---------------------------------------------------------------- main
 const what = process.env.REBUILD_COST_DATA ? `the data folder ${process.env.REBUILD_COST_DATA}` : `${fmt(sizes.transactions)} transactions, ${fmt(sizes.receipts)} receipts, ${fmt(sizes.matches)} matches`;
-console.log(`Rebuild cost (issue 13, ADR 0028): ${what}. Load average ${load()}`);
+console.log(`Rebuild cost (ADR 0028): ${what}. Load average ${load()}`);
 const source = await cachedFolder();
 const work = mkdtempSync(join(tmpdir(), 'paperlink-rebuild-cost-'));
 try {

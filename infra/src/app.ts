@@ -124,7 +124,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   try {
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
     if (!config.EVENTSTORE_URL && writesReadModels) upgradeRequestRecords(dir.eventsFile);
-    // Companies whose matches still live in one old stream (before issue 13), carried below.
+    // Companies whose matches still live in one old stream (before ADR 0021), carried below.
     const legacyMatching = config.EVENTSTORE_URL || !writesReadModels ? [] : legacyMatchingCompanies(dir.eventsFile);
     const adapters = await createAdapters(config, dir);
     const { blobs, jobs } = adapters;
@@ -309,7 +309,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(receiptUploadTargetRouter(receiptDeps));
     api.use(publicAccountRouter(accountDeps));
     api.use(authenticate(tokens, access));
-    // Auditors (issue 17): reads only; every write is refused here, before any router.
+    // Auditors: reads only; every write is refused here, before any router.
     api.use(refuseReadOnlyWrites(queryOperations, commandOperations));
     // Read-your-writes across processes: a client may ask queries to wait for a position it has
     // seen. Only after authentication: an anonymous request never holds the server for 5 s.
@@ -330,7 +330,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     api.use(companyRouter({ bus, events, views, access }));
     api.use(accountQueryRouter(views, access));
     api.use(masterDataQueryRouter(readStore));
-    // History and as-of reads (issue 17, items 1-2): with `asOf`, the transactions, receipts and
+    // History and as-of reads (ADR 0017): with `asOf`, the transactions, receipts and
     // matches reads answer from the company's state replayed to that moment (query-api/src/history).
     api.use(asOfReads(new AsOfReplayer(events, { newStore: () => new EmbeddedReadStore() })));
     api.use(historyRouter({ events, store: readStore }));

@@ -47,7 +47,7 @@ export const ConfigSchema = z.object({
   KAFKA_SASL_USERNAME: z.string().optional(),
   KAFKA_SASL_PASSWORD: z.string().optional(),
   /**
-   * What this process does (issue 17, item 6; ADR 0025): `all` (default) everything; `command`
+   * What this process does (ADR 0025): `all` (default) everything; `command`
    * the API's writes (and reads), appending events; `query` the API's reads only, from the read
    * store another process keeps; `projector` the projections, reactors and (without Kafka) the job handlers, with
    * /api/health only; `worker` the job handlers (OCR, auto-match) only, taking jobs from Kafka

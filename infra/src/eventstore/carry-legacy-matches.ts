@@ -19,7 +19,7 @@ import {
 } from '@paperlink/domain';
 
 /**
- * Upgrade step for data folders written before issue 13 (ADR 0021): every match of a company
+ * Upgrade step for data folders written before match streams (ADR 0021): every match of a company
  * lived in one stream, `matching-<company>`. Matches now live in the streams of their sides.
  * For each company whose old stream has not been carried yet, the old stream is folded once
  * with the old decider and the decided state of each receipt and transaction (pending,

@@ -1,5 +1,5 @@
 /**
- * The hash chain over the global event log (issue 17, item 3; docs/decisions/0010-event-hash-chain.md).
+ * The hash chain over the global event log (docs/decisions/0010-event-hash-chain.md).
  *
  * Each event's hash is SHA-256 over one RFC 8785 (JSON Canonicalization Scheme) document:
  *

@@ -62,7 +62,7 @@ parentPort!.on('message', (message: BulkRequest) => {
   }
   // Written: nothing asks for these statements again (a plan is decided again only after an
   // append that failed), so their rows and JSON go now, not at the request's answer, which
-  // waits for the projections (issue 13: they overlapped the projection's own peak). Dropped
+  // waits for the projections (they once overlapped the projection's own peak). Dropped
   // before the answer is posted (dropped after it, a request that the answer let through could
   // still find the statement: it did once in CI); the heap's collection after this turn, so that
   // it finds nothing of the append still referenced.

@@ -1,6 +1,6 @@
 /**
  * A staged statement import through the SQLite event store's bulk writer thread: its rows and
- * event JSON are dropped as soon as an append wrote them (issue 13: they were held until the
+ * event JSON are dropped as soon as an append wrote them (they were once held until the
  * request's answer, which waits for the projections, and so overlapped the projection's own
  * peak), and kept after an append that failed, so the plan can be decided again.
  */

@@ -43,7 +43,7 @@ interface Stage {
    * Canonical JSON of the last decision's TransactionsImported events, as UTF-8 bytes. The
    * strings canonicalJson built piece by piece were ropes of thousands of pieces per event: a
    * 100,000-row import held 160 MB of this thread's heap for its 26 MB of JSON until the
-   * release; as bytes it is their length, outside the heap (issue 13, ADR 0029 memory). Its
+   * release; as bytes it is their length, outside the heap (ADR 0029, memory). Its
    * JSON.stringify path (ADR 0030) makes flat strings, which cost two bytes a character in the
    * heap when not ASCII: bytes still.
    */

@@ -1,6 +1,6 @@
 /**
  * What a staged statement import holds in the bulk writer thread, and that the thread gives its
- * heap back when nothing is held any more (issue 13: the writer thread kept 300-400 MB of a
+ * heap back when nothing is held any more (the writer thread once kept 300-400 MB of a
  * 100,000-row import's garbage through the whole projection of its events, the process's peak).
  */
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 
 /**
  * Upgrade step for SQLite event stores written before request fingerprints were keyed
- * (issue 11, item 1; docs/decisions/0003-request-fingerprints.md).
+ * (docs/decisions/0003-request-fingerprints.md).
  *
  * Old `RequestCompleted` records hold an unsalted SHA-256 of the request's raw body, for
  * sign-ins, sign-ups and password changes too: a digest that can be cracked offline. This

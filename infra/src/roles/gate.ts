@@ -1,5 +1,5 @@
 /**
- * Which requests a process of each role answers (PAPERLINK_ROLE, issue 17 item 6, ADR 0025).
+ * Which requests a process of each role answers (PAPERLINK_ROLE, ADR 0025).
  * `all` and `command` answer every route (a command process reads the shared read models too:
  * its commands decide on them); `query` answers reads only (GET, HEAD, the query side's POST
  * reads, the command side's computing POSTs) and never appends; `projector` and `worker` answer

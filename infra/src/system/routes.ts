@@ -1,5 +1,5 @@
 /**
- * GET /system/rebuilds (issue 17, item 5): admins see the projections (version, live generation,
+ * GET /system/rebuilds (ADR 0015): admins see the projections (version, live generation,
  * position) and the blue-green rebuilds under way or done since start, with their rate and the
  * time left. Figures about the server only: names, counts and positions, no company's records.
  *

@@ -16,7 +16,7 @@ import { positionAt, TimeAnchors } from './position-at';
 export { positionAt };
 
 /**
- * State as of a moment (issue 17, item 2): the company's events up to the global position of
+ * State as of a moment (ADR 0017): the company's events up to the global position of
  * that moment, replayed by the live projectors themselves (the same apply functions, through
  * the same ProjectionRunner) into a fresh in-memory read store. The list and record reads then
  * run their own queries on it, so filters, sort, paging and scoping are the live ones and an

@@ -37,14 +37,14 @@ import {
 } from '@paperlink/projections';
 
 /**
- * The history of one record (issue 17, item 1): its events, oldest first, each with when, who
+ * The history of one record (ADR 0017): its events, oldest first, each with when, who
  * (name and role at that moment), what changed and from where. What changed is computed, not
  * stored: the record's events are applied one by one by the live projector into a private
  * in-memory view, and successive states of the record are compared field by field.
  *
  * The events come from the record's own streams (transaction-, split-, receipt-, company-,
  * user-, and the import stream's one event that holds a transaction's row). Matches live in
- * the streams of their sides (ADR 0021); those decided before issue 13 in the company's old
+ * the streams of their sides (ADR 0021); those decided before ADR 0021 in the company's old
  * stream `matching-<company>`, which a history still reads whole (one pass: about 1 ms per
  * 5,000 events). A match's own history finds its receipt through the read model.
  */
@@ -392,7 +392,7 @@ async function visibleMatchEvents(deps: HistoryDeps, ctx: RequestContext, matchE
 async function recordEvents(deps: HistoryDeps, ctx: RequestContext, kind: HistoryKind, id: string): Promise<{ events: RecordedEvent[]; projections: Projection[]; fields: (v: MemoryView) => Fields }> {
   const companyId = ctx.companyId!;
   const { events } = deps;
-  // Matches decided before issue 13 are in the company's old stream (frozen since the upgrade);
+  // Matches decided before ADR 0021 are in the company's old stream (frozen since the upgrade);
   // later ones in the streams of their sides: a receipt's public events, a transaction's notes
   // naming the receipts whose streams hold its matches' events (ADR 0021).
   const legacy = async () => events.readStream(matchingStream(companyId));
