@@ -22,7 +22,7 @@ function setUp() {
   return { client, hook };
 }
 
-const listReads = (get: ReturnType<typeof vi.spyOn>) => get.mock.calls.filter((c) => c[0] === '/transactions').length;
+const listReads = (get: { mock: { calls: unknown[][] } }) => get.mock.calls.filter((c) => c[0] === '/transactions').length;
 
 beforeEach(() => signIn('u1', 'c1'));
 afterEach(() => {
