@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { tokenStorage } from '../../../lib/storage';
 import { useCanWrite } from '../../../lib/roles';
 import { useMasterList } from '../../../lib/masterdata-queries';
-import { aiApi, type Feedback, type GroupStatus } from './ai';
+import { aiApi, type Feedback, type GroupStatus, type RecordKind } from './ai';
 
 /** Query keys carry the company, so a company switch never shows the previous company's answers. */
 export const aiKeys = {
@@ -56,4 +56,16 @@ export function useGroupStatus() {
 export function useInvalidateDuplicates() {
   const client = useQueryClient();
   return () => Promise.all([client.invalidateQueries({ queryKey: aiKeys.groups() }), client.invalidateQueries({ queryKey: aiKeys.stats() })]);
+}
+
+/** The duplicate check of one transaction (recorded on the command side): the groups and counts load again after it. */
+export function useCheckDuplicates() {
+  const invalidate = useInvalidateDuplicates();
+  return useMutation({ mutationFn: (transactionId: string) => aiApi.checkDuplicates(transactionId), onSuccess: () => void invalidate() });
+}
+
+/** Batch duplicate detection over the newest transactions or receipts: the groups and counts load again after it, whatever its outcome. */
+export function useBatch() {
+  const invalidate = useInvalidateDuplicates();
+  return useMutation({ mutationFn: (kind: RecordKind) => aiApi.batch(kind), onSettled: () => void invalidate() });
 }
