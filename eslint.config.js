@@ -7,6 +7,14 @@ const ioModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'better-s
 
 const webOverHttp = { group: ['@paperlink/*'], message: 'the web app talks to the server over HTTP only.' };
 
+// Server state in the web app goes through TanStack Query (ADR 0012): an effect that calls the
+// API client, an endpoint module (`xxxApi`), axios or fetch is a hand-rolled query.
+const inEffect = 'CallExpression[callee.name=/^use(Layout)?Effect$/]';
+const noFetchInEffects = [
+  { selector: `${inEffect} CallExpression[callee.object.name=/^(api|axios|[a-zA-Z]+Api)$/]`, message: 'no fetching in effects: read and write through a TanStack Query hook (the feature\'s api/queries.ts).' },
+  { selector: `${inEffect} CallExpression[callee.name='fetch']`, message: 'no fetching in effects: read and write through a TanStack Query hook (the feature\'s api/queries.ts).' },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.artifacts/**', 'web/dist/**'] },
   ...tseslint.configs.recommended,
@@ -91,7 +99,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: `ImportExpression > Literal[value=/^(\\.\\.\\/){${depth + 1}}(?!\\.\\.\\/)|^(\\.\\.\\/){${depth + 2}}(?!(components|lib|app)\\/)/]`,
         message: 'a feature does not import another feature, lazily either: move the shared piece to web/src/lib or web/src/components.',
-      }],
+      }, ...noFetchInEffects],
     },
   })),
   // Shared code never depends on a feature.
