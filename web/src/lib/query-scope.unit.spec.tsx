@@ -11,7 +11,7 @@ afterEach(() => {
 describe('useErrorToast', () => {
   it('toasts once per failed fetch, not again on a re-render, and again on the next failure', () => {
     const error = vi.spyOn(toast, 'error').mockReturnValue('id');
-    const hook = renderHook((q: { error: unknown; errorUpdatedAt: number }) => useErrorToast(q, 'Error loading things'), { initialProps: { error: null, errorUpdatedAt: 0 } });
+    const hook = renderHook((q: { error: unknown; errorUpdatedAt: number }) => useErrorToast(q, 'Error loading things'), { initialProps: { error: null as unknown, errorUpdatedAt: 0 } });
     expect(error).not.toHaveBeenCalled();
     hook.rerender({ error: new Error('down'), errorUpdatedAt: 100 });
     hook.rerender({ error: new Error('down'), errorUpdatedAt: 100 });
