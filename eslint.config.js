@@ -1,5 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const ioModules = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'better-sqlite3', 'mongodb',
   '@eventstore/db-client', 'kafkajs', 'tesseract.js', 'express', 'net', 'node:net', 'http', 'node:http'];
@@ -16,6 +17,14 @@ const researchOut = { regex: research, message: 'the product never imports lab/ 
 const researchOutLazily = { selector: `ImportExpression > Literal[value=/${research.replaceAll('/', '\\/')}/]`, message: 'the product never imports lab/ or bench/, lazily either (lab/README.md).' };
 const bench = '^(\\.\\./)+bench(/|$)';
 const productFiles = ['{domain,command-api,projections,query-api,infra}/**/*.{ts,mts,js,mjs}', 'web/src/**/*.{ts,tsx}'];
+
+// Server state in the web app goes through TanStack Query (ADR 0012): an effect that calls the
+// API client, an endpoint module (`xxxApi`), axios or fetch is a hand-rolled query.
+const inEffect = 'CallExpression[callee.name=/^use(Layout)?Effect$/]';
+const noFetchInEffects = [
+  { selector: `${inEffect} CallExpression[callee.object.name=/^(api|axios|[a-zA-Z]+Api)$/]`, message: 'no fetching in effects: read and write through a TanStack Query hook (the feature\'s api/queries.ts).' },
+  { selector: `${inEffect} CallExpression[callee.name='fetch']`, message: 'no fetching in effects: read and write through a TanStack Query hook (the feature\'s api/queries.ts).' },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.artifacts/**', 'web/dist/**'] },
@@ -99,6 +108,9 @@ export default tseslint.config(
       }],
     },
   },
+  // The rules of hooks and React's own recommended checks (exhaustive deps, no state set in an
+  // effect, no ref read in render...) over the web app; `make lint` runs with zero warnings.
+  { ...reactHooks.configs.flat.recommended, files: ['web/src/**/*.{ts,tsx}'] },
   // Features do not import each other (bulletproof-react's boundaries, STYLE.md 14): a file in
   // web/src/features/<name>/ imports from its own feature, components, lib and app only; shared
   // pieces move to components/ or lib/, and the app composes features. One block per folder depth,
@@ -115,7 +127,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: `ImportExpression > Literal[value=/^(\\.\\.\\/){${depth + 1}}(?!\\.\\.\\/)|^(\\.\\.\\/){${depth + 2}}(?!(components|lib|app)\\/)/]`,
         message: 'a feature does not import another feature, lazily either: move the shared piece to web/src/lib or web/src/components.',
-      }, researchOutLazily],
+      }, researchOutLazily, ...noFetchInEffects],
     },
   })),
   // Shared code never depends on a feature.

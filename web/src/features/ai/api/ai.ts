@@ -140,8 +140,6 @@ export const CalendarInsightsSchema = z.object({
 });
 export type CalendarInsights = z.infer<typeof CalendarInsightsSchema>;
 
-export const CategorySchema = z.object({ id: z.string(), name: z.string() });
-export type Category = z.infer<typeof CategorySchema>;
 
 export interface Feedback {
   transactionId: string;
@@ -220,9 +218,6 @@ export const aiApi = {
   },
   async dashboardStats(): Promise<DashboardStats> {
     return DashboardStatsSchema.parse((await api.get('/ai/dashboard/stats')).data);
-  },
-  async categories(): Promise<Category[]> {
-    return z.array(CategorySchema.passthrough()).parse((await api.get('/masterdata/categories')).data);
   },
 };
 

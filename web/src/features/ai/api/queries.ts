@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { tokenStorage } from '../../../lib/storage';
 import { useCanWrite } from '../../../lib/roles';
-import { aiApi, type Feedback, type GroupStatus } from './ai';
+import { useMasterList } from '../../../lib/masterdata-queries';
+import { aiApi, type Feedback, type GroupStatus, type RecordKind } from './ai';
 
 /** Query keys carry the company, so a company switch never shows the previous company's answers. */
 export const aiKeys = {
@@ -10,7 +11,6 @@ export const aiKeys = {
   stats: () => [...aiKeys.all(), 'dashboard-stats'] as const,
   groups: () => [...aiKeys.all(), 'duplicate-groups'] as const,
   patterns: () => [...aiKeys.all(), 'recurring-patterns'] as const,
-  categories: () => ['masterdata', tokenStorage.companyId() ?? 'none', 'categories'] as const,
 };
 
 /** The analysis is asked for afresh each time the modal opens. */
@@ -19,8 +19,9 @@ export function useAnalysis(transactionId: string) {
   return useQuery({ queryKey: aiKeys.analysis(transactionId), queryFn: () => aiApi.analyzeForModal(transactionId, record), retry: false, gcTime: 0, staleTime: 0, refetchOnWindowFocus: false });
 }
 
+/** The company's categories to pick the right one from: the master data list every screen shares. */
 export function useCategories(enabled: boolean) {
-  return useQuery({ queryKey: aiKeys.categories(), queryFn: aiApi.categories, enabled, retry: false });
+  return useMasterList('categories', enabled);
 }
 
 export function useFeedback() {
@@ -55,4 +56,16 @@ export function useGroupStatus() {
 export function useInvalidateDuplicates() {
   const client = useQueryClient();
   return () => Promise.all([client.invalidateQueries({ queryKey: aiKeys.groups() }), client.invalidateQueries({ queryKey: aiKeys.stats() })]);
+}
+
+/** The duplicate check of one transaction (recorded on the command side): the groups and counts load again after it. */
+export function useCheckDuplicates() {
+  const invalidate = useInvalidateDuplicates();
+  return useMutation({ mutationFn: (transactionId: string) => aiApi.checkDuplicates(transactionId), onSuccess: () => void invalidate() });
+}
+
+/** Batch duplicate detection over the newest transactions or receipts: the groups and counts load again after it, whatever its outcome. */
+export function useBatch() {
+  const invalidate = useInvalidateDuplicates();
+  return useMutation({ mutationFn: (kind: RecordKind) => aiApi.batch(kind), onSettled: () => void invalidate() });
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
-import { aiApi, similarOf } from '../api/ai';
-import { useInvalidateDuplicates } from '../api/queries';
+import { similarOf } from '../api/ai';
+import { useCheckDuplicates } from '../api/queries';
 import { AiAnalysisModal, type AnalysedTransaction } from './AiAnalysisModal';
 import { useCanWrite } from '../../../lib/roles';
 
@@ -11,16 +11,14 @@ export const DUPLICATES_TAB = '/ai-dashboard?tab=duplicates';
 /** The AI row actions of /transactions: AI analysis (the modal) and duplicate check (a toast). */
 export function AiRowActions({ transaction }: { transaction: AnalysedTransaction }) {
   const [open, setOpen] = useState(false);
-  const [checking, setChecking] = useState(false);
   const navigate = useNavigate();
-  const invalidate = useInvalidateDuplicates();
+  const duplicates = useCheckDuplicates();
   // The duplicate check records the groups it finds (command side): not an auditor's. The analysis is a read.
   const canWrite = useCanWrite();
 
   const check = async () => {
-    setChecking(true);
     try {
-      const result = await aiApi.checkDuplicates(transaction.id);
+      const result = await duplicates.mutateAsync(transaction.id);
       const n = similarOf(result).length;
       if (result.isDuplicate || n > 0) {
         toast.warning(
@@ -32,14 +30,12 @@ export function AiRowActions({ transaction }: { transaction: AnalysedTransaction
       } else {
         toast.info('No duplicates found');
       }
-      void invalidate();
     } catch {
       toast.error('Error checking duplicates');
-    } finally {
-      setChecking(false);
     }
   };
 
+  const checking = duplicates.isPending;
   return (
     <>
       <button type="button" className="btn small" aria-label={`AI analysis ${transaction.description}`} title="AI analysis" onClick={() => setOpen(true)}>AI</button>

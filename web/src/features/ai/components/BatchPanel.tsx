@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { aiApi, BATCH_SIZE, type BatchResult, type RecordKind } from '../api/ai';
-import { useInvalidateDuplicates } from '../api/queries';
+import { BATCH_SIZE, type BatchResult, type RecordKind } from '../api/ai';
+import { useBatch } from '../api/queries';
 
 interface Run extends BatchResult {
   kind: RecordKind;
@@ -14,21 +14,17 @@ interface Run extends BatchResult {
  */
 export function BatchPanel() {
   const [kind, setKind] = useState<RecordKind>('transaction');
-  const [running, setRunning] = useState(false);
   const [runs, setRuns] = useState<Run[]>([]);
-  const invalidate = useInvalidateDuplicates();
+  const batch = useBatch();
+  const running = batch.isPending;
 
   const run = async () => {
-    setRunning(true);
     try {
-      const r = await aiApi.batch(kind);
+      const r = await batch.mutateAsync(kind);
       setRuns((old) => [{ ...r, kind, at: new Date().toLocaleTimeString() }, ...old]);
       toast.success(`Batch processed ${r.processed} ${kind}s: ${r.duplicatesFound} duplicate groups found`);
     } catch {
       toast.error('Error in batch processing');
-    } finally {
-      setRunning(false);
-      void invalidate();
     }
   };
 

@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import axios from 'axios';
+import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Tabs } from '../../../components/Tabs';
@@ -9,49 +8,44 @@ import type { Company, Role } from '../../../lib/auth-api';
 import { useSession } from '../../../lib/session';
 import { isStale, STALE_FALLBACK } from '../../../lib/stale';
 import { StaleNotice } from '../../../components/StaleNotice';
-import { companyApi, type Member } from '../api/company';
+import type { Member } from '../api/company';
+import { useCompany, useCompanyWrites, useMembers } from '../api/queries';
 import { companyRules, memberActionProblem, validateInvite } from '../rules';
 
 type Tab = 'info' | 'team' | 'invite' | 'overview';
 
+const formOf = (c: Company) => ({ name: c.name, domain: c.domain ?? '' });
+
 /** Spec sections 2 and 6, /company-settings. */
 export function CompanySettingsPage() {
+  const rules = companyRules(useSession((s) => s.role()));
+  const company = useCompany();
+  const members = useMembers(rules.canSeeTeam);
+  if (!company.data) return <Spinner label="Loading..." />;
+  return <CompanySettings company={company.data} reread={company.refetch} members={members.data ?? null} />;
+}
+
+function CompanySettings({ company, reread, members }: { company: Company; reread: () => Promise<{ data?: Company }>; members: Member[] | null }) {
   const { user, role } = useSession();
   const myRole = role();
   const rules = companyRules(myRole);
+  const writes = useCompanyWrites();
   const [tab, setTab] = useState<Tab>('info');
-  const [company, setCompany] = useState<Company | null>(null);
-  const [form, setForm] = useState({ name: '', domain: '' });
+  const [form, setForm] = useState(() => formOf(company));
   const [formError, setFormError] = useState<string | null>(null);
-  const [members, setMembers] = useState<Member[] | null>(null);
   const [invite, setInvite] = useState<{ email: string; role: Role }>({ email: '', role: 'user' });
   const [inviteError, setInviteError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = writes.update.isPending || writes.invite.isPending;
   /** Set when a save was refused because someone else changed the company since it was loaded. */
   const [stale, setStale] = useState<string | null>(null);
 
-  const loadCompany = useCallback(() => {
-    companyApi
-      .current()
-      .then((c) => {
-        setCompany(c);
-        setForm({ name: c.name, domain: c.domain ?? '' });
-        setStale(null);
-      })
-      .catch(() => toast.error('Failed to load company information'));
-  }, []);
-  useEffect(loadCompany, [loadCompany]);
-
-  const loadMembers = useCallback(() => {
-    if (!rules.canSeeTeam) return;
-    companyApi
-      .users()
-      .then(setMembers)
-      .catch((e: unknown) => {
-        if (!(axios.isAxiosError(e) && e.response?.status === 403)) toast.error('Failed to load company users');
-      });
-  }, [rules.canSeeTeam]);
-  useEffect(loadMembers, [loadMembers]);
+  /** After a 412: the company as it now is, in the form (a failed read toasts). */
+  const reload = async () => {
+    const { data } = await reread();
+    if (!data) return;
+    setForm(formOf(data));
+    setStale(null);
+  };
 
   const tabs: Array<[Tab, string]> = [['info', 'Company Information']];
   if (rules.canSeeTeam) tabs.push(['team', 'Team Members']);
@@ -61,18 +55,14 @@ export function CompanySettingsPage() {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (!form.name.trim()) return setFormError('Company name is required');
-    setBusy(true);
     try {
       // The revision the form was filled from: someone else's change since is not overwritten.
-      const updated = await companyApi.update(form.name.trim(), form.domain.trim() ? form.domain.trim() : null, company?.revision);
-      setCompany(updated);
+      await writes.update.mutateAsync({ name: form.name.trim(), domain: form.domain.trim() ? form.domain.trim() : null, revision: company.revision });
       setStale(null);
       toast.success('Company information updated');
     } catch (err) {
       if (isStale(err)) setStale(errorMessage(err, STALE_FALLBACK));
       toast.error(errorMessage(err, 'Failed to update company information'));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -81,16 +71,12 @@ export function CompanySettingsPage() {
     const problem = validateInvite(invite.email);
     setInviteError(problem);
     if (problem) return;
-    setBusy(true);
     try {
-      await companyApi.invite(invite.email.trim().toLowerCase(), invite.role);
+      await writes.invite.mutateAsync({ email: invite.email.trim().toLowerCase(), role: invite.role });
       toast.success(`Invitation sent to ${invite.email.trim()}`);
       setInvite({ email: '', role: 'user' });
-      loadMembers();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to send invitation'));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -98,9 +84,8 @@ export function CompanySettingsPage() {
     const problem = memberActionProblem('role', user?.id, m.id);
     if (problem) return toast.error(problem);
     try {
-      await companyApi.changeRole(m.id, next);
+      await writes.changeRole.mutateAsync({ userId: m.id, role: next });
       toast.success(`${m.firstName} is now ${next}`);
-      loadMembers();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to update user role'));
     }
@@ -111,15 +96,13 @@ export function CompanySettingsPage() {
     if (problem) return toast.error(problem);
     if (!window.confirm(`Remove ${m.firstName} ${m.lastName} from the company?`)) return;
     try {
-      await companyApi.remove(m.id);
+      await writes.remove.mutateAsync(m.id);
       toast.success(`${m.firstName} ${m.lastName} was removed`);
-      loadMembers();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to remove user'));
     }
   };
 
-  if (!company) return <Spinner label="Loading..." />;
   return (
     <section className="page">
       <h1>Company Settings</h1>
@@ -132,7 +115,7 @@ export function CompanySettingsPage() {
             <span className="label">Plan</span>
             <span><span className="badge">{(company.planType ?? 'BASIC').toUpperCase()}</span> <span className="muted">Contact support to upgrade your plan</span></span>
           </div>
-          {stale && <StaleNotice message={stale} onReload={loadCompany} />}
+          {stale && <StaleNotice message={stale} onReload={() => void reload()} />}
           {rules.canEditCompany ? <button type="submit" className="btn primary" disabled={busy}>Save Changes</button> : <p className="muted">Only admins can edit company information.</p>}
         </form>
       )}

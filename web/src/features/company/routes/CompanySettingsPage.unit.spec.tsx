@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
+import { createQueryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
 import { CompanySettingsPage } from './CompanySettingsPage';
 
@@ -31,7 +33,7 @@ function answer(overrides: Record<string, () => Promise<unknown>> = {}) {
 }
 
 function show() {
-  return render(<><CompanySettingsPage /><ToastContainer /></>);
+  return render(<QueryClientProvider client={createQueryClient()}><CompanySettingsPage /><ToastContainer /></QueryClientProvider>);
 }
 
 describe('/company-settings', () => {

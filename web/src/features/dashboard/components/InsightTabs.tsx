@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { formatUsd } from '../../../lib/format';
 import type { Analytics, RecentTransaction, SeriesPoint, Stats } from '../api/dashboard';
 import { formatPercent, relativeTime, share, topCategories } from '../metrics';
@@ -43,7 +44,10 @@ export function AnalyticsTab({ analytics, stats, series }: { analytics: Analytic
 const ICON: Record<string, string> = { transaction: '💳', receipt: '🧾', match: '🔗' };
 
 /** User Activity tab: what happened, by whom, with icons by type and relative times. No sample rows: no data says so. */
-export function ActivityTab({ analytics, now = Date.now() }: { analytics: Analytics | undefined; now?: number }) {
+export function ActivityTab({ analytics, now }: { analytics: Analytics | undefined; now?: number }) {
+  // Without a moment given, times are relative to when the tab was shown (a render reads no clock).
+  const [shownAt] = useState(Date.now);
+  const at = now ?? shownAt;
   const items = analytics?.activity ?? [];
   return (
     <section className="card" aria-labelledby="act-title">
@@ -54,7 +58,7 @@ export function ActivityTab({ analytics, now = Date.now() }: { analytics: Analyt
             <li key={i} data-testid="activity-item">
               <span className="activity-icon" role="img" aria-label={a.type}>{ICON[a.type] ?? '•'}</span>
               <span className="activity-text"><strong>{a.user_name ?? 'Someone'}</strong> {a.description}</span>
-              <time className="muted" dateTime={a.timestamp} title={new Date(a.timestamp).toLocaleString()}>{relativeTime(a.timestamp, now)}</time>
+              <time className="muted" dateTime={a.timestamp} title={new Date(a.timestamp).toLocaleString()}>{relativeTime(a.timestamp, at)}</time>
             </li>
           ))}
         </ul>

@@ -57,7 +57,8 @@ export function DashboardPage() {
     switch (t) {
       case 'overview': return overview;
       case 'analytics': return <AnalyticsTab analytics={d.analytics} stats={d.stats} series={series} />;
-      case 'activity': return <ActivityTab analytics={d.analytics} />;
+      // Relative to when the figures were read: they move on with each refresh.
+      case 'activity': return <ActivityTab analytics={d.analytics} now={d.updatedAt || undefined} />;
       case 'financial': return <FinancialTab analytics={d.analytics} recent={d.lists?.transactions} series={series} />;
       case 'health': return <SystemHealthTab analytics={d.analytics} analyticsMs={d.analyticsMs} server={health.data} />;
     }

@@ -2,23 +2,20 @@ import '../history.css';
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Spinner } from '../../../components/Spinner';
-import { historyApi, shown, sourceLine, type HistoryEntry, type HistoryKind } from '../api/history';
+import { shown, sourceLine, type HistoryKind } from '../api/history';
+import { useHistory } from '../api/queries';
 
 /** The timeline of one record: when, who (and their role then), what changed, from where. */
 export function HistoryPanel({ kind, id, title, onClose }: { kind: HistoryKind; id: string; title: string; onClose: () => void }) {
-  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const history = useHistory(kind, id);
+  const entries = history.data?.entries ?? null;
+  const failed = history.isError;
 
   useEffect(() => {
-    let alive = true;
-    historyApi.get(kind, id).then((h) => alive && setEntries(h.entries)).catch(() => alive && setFailed(true));
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     document.addEventListener('keydown', onKey);
-    return () => {
-      alive = false;
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [kind, id, onClose]);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
 
   return createPortal(
     <div className="modal-backdrop" onClick={onClose}>

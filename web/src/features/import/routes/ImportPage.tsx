@@ -4,7 +4,8 @@ import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { useCanWrite } from '../../../lib/roles';
-import { importApi, mappingFromSuggestion, mappingProblem, MAPPING_FIELDS, type AmountSign, type DateOrderChoice, type ImportResult, type Mapping, type MappingField, type NeedsMapping } from '../api/import';
+import { useImportStatement } from '../api/queries';
+import { mappingFromSuggestion, mappingProblem, MAPPING_FIELDS, type AmountSign, type DateOrderChoice, type ImportResult, type Mapping, type MappingField, type NeedsMapping } from '../api/import';
 
 /** Import detail rows shown (spec section 9). */
 export const DETAIL_ROWS = 20;
@@ -33,12 +34,14 @@ export function ImportPage() {
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const canWrite = useCanWrite();
+  const importStatement = useImportStatement();
 
   const run = async (file: File, mapping?: Mapping) => {
     setError(null);
     setPhase({ kind: 'uploading', progress: 0, name: file.name });
     try {
-      const outcome = await importApi.upload(file, (p) => setPhase(p >= 1 ? { kind: 'processing', name: file.name } : { kind: 'uploading', progress: p, name: file.name }), mapping);
+      const onProgress = (p: number) => setPhase(p >= 1 ? { kind: 'processing', name: file.name } : { kind: 'uploading', progress: p, name: file.name });
+      const outcome = await importStatement.mutateAsync({ file, onProgress, mapping });
       if (outcome.kind === 'mapping') {
         setPhase({ kind: 'mapping', file, needs: outcome.needs });
         return;

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
+import { createQueryClient } from '../../../lib/query-client';
 import { ImportPage } from './ImportPage';
 
 afterEach(() => {
@@ -12,7 +14,7 @@ afterEach(() => {
 
 const details = Array.from({ length: 25 }, (_, i) => ({ row: i + 2, description: `Row ${i + 2}`, providedName: i % 2 ? 'Bo Berg' : null, assignedTo: 'u1', assignedToName: i % 2 ? 'Bo Berg' : 'Ana Lopez', status: i % 2 ? 'name_matched' : 'no_names_provided' }));
 const result = { imported: 24, skipped: 1, total: 25, userMatching: { matched: 12, unmatched: 0, adminAssigned: 13, details } };
-const show = () => render(<MemoryRouter><ImportPage /><ToastContainer /></MemoryRouter>);
+const show = () => render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><ImportPage /><ToastContainer /></MemoryRouter></QueryClientProvider>);
 const drop = (file: File) => fireEvent.change(screen.getByTestId('csv-input'), { target: { files: [file] } });
 
 describe('/import', () => {

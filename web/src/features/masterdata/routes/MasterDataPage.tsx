@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { useSession } from '../../../lib/session';
 import { roles } from '../../../lib/roles';
-import { masterApi, type MasterImportResult, type MasterItem, type MasterKind } from '../../../lib/masterdata-api';
+import type { MasterImportResult, MasterItem, MasterKind } from '../../../lib/masterdata-api';
+import { useMasterList } from '../../../lib/masterdata-queries';
+import { useErrorToast } from '../../../lib/query-scope';
+import { useMasterWrites } from '../api/queries';
 import { deletePrompt, importFileProblem, importOutcome, LIST_LABEL, nameProblem } from '../rules';
 
 const TABS: Array<[MasterKind, string]> = [
@@ -38,10 +41,16 @@ export function MasterDataPage() {
   );
 }
 
+const NONE: MasterItem[] = [];
+
 function MasterList({ kind, canWrite }: { kind: MasterKind; canWrite: boolean }) {
   const label = LIST_LABEL[kind];
-  const [items, setItems] = useState<MasterItem[] | null>(null);
-  const [categories, setCategories] = useState<MasterItem[]>([]);
+  const list = useMasterList(kind);
+  const categoryList = useMasterList('categories', kind === 'cost_codes');
+  useErrorToast(list.isError ? list : categoryList, `Failed to fetch ${label.plural}.`);
+  const items: MasterItem[] | null = list.data ?? (list.isError ? [] : null);
+  const categories = (kind === 'cost_codes' && categoryList.data) || NONE;
+  const writes = useMasterWrites(kind);
   const [name, setName] = useState('');
   const [categoryId, setCategoryId] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
@@ -53,27 +62,15 @@ function MasterList({ kind, canWrite }: { kind: MasterKind; canWrite: boolean })
   const [result, setResult] = useState<MasterImportResult | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setItems(await masterApi.list(kind));
-      if (kind === 'cost_codes') setCategories(await masterApi.list('categories'));
-    } catch {
-      setItems((i) => i ?? []);
-      toast.error(`Failed to fetch ${label.plural}.`);
-    }
-  }, [kind, label.plural]);
-  useEffect(() => void load(), [load]);
-
   const add = async (e: FormEvent) => {
     e.preventDefault();
     const problem = nameProblem(name) ?? (kind === 'cost_codes' && !categoryId ? 'Please choose a category.' : null);
     setAddError(problem);
     if (problem) return;
     try {
-      await masterApi.add(kind, name.trim(), kind === 'cost_codes' ? categoryId : undefined);
+      await writes.add.mutateAsync({ name: name.trim(), categoryId: kind === 'cost_codes' ? categoryId : undefined });
       toast.success(`Added ${label.singular} "${name.trim()}"`);
       setName('');
-      await load();
     } catch (err) {
       toast.error(errorMessage(err, `Failed to add ${label.singular}.`));
     }
@@ -85,10 +82,9 @@ function MasterList({ kind, canWrite }: { kind: MasterKind; canWrite: boolean })
     setEditError(problem);
     if (problem) return;
     try {
-      await masterApi.update(kind, editing.id, editing.name.trim(), kind === 'cost_codes' ? editing.categoryId : undefined);
+      await writes.update.mutateAsync({ id: editing.id, name: editing.name.trim(), categoryId: kind === 'cost_codes' ? editing.categoryId : undefined });
       toast.success(`Updated ${label.singular} "${editing.name.trim()}"`);
       setEditing(null);
-      await load();
     } catch (err) {
       toast.error(errorMessage(err, `Failed to update ${label.singular}.`));
     }
@@ -97,9 +93,8 @@ function MasterList({ kind, canWrite }: { kind: MasterKind; canWrite: boolean })
   const remove = async (item: MasterItem) => {
     if (!window.confirm(deletePrompt(item.name))) return;
     try {
-      await masterApi.remove(kind, item.id);
+      await writes.remove.mutateAsync(item.id);
       toast.success(`Deleted ${label.singular} "${item.name}"`);
-      await load();
     } catch (err) {
       toast.error(errorMessage(err, `Failed to delete ${label.singular}.`));
     }
@@ -112,13 +107,12 @@ function MasterList({ kind, canWrite }: { kind: MasterKind; canWrite: boolean })
     if (problem || !file) return;
     setImporting(true);
     try {
-      const r = await masterApi.importCsv(kind, file);
+      const r = await writes.importCsv.mutateAsync(file);
       setResult(r);
       const outcome = importOutcome(r, kind);
       toast[outcome.level](outcome.text);
       setFile(null);
       if (fileInput.current) fileInput.current.value = '';
-      await load();
     } catch (err) {
       toast.error(errorMessage(err, `Failed to import ${label.plural}.`));
     } finally {

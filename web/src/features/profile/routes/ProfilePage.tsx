@@ -1,11 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Tabs } from '../../../components/Tabs';
 import { Spinner } from '../../../components/Spinner';
 import { Field } from '../../../components/Field';
-import { authApi, type User } from '../../../lib/auth-api';
+import type { User } from '../../../lib/auth-api';
+import { useProfile, useProfileWrites } from '../api/queries';
 import { useSession } from '../../../lib/session';
 import { validatePasswordChange, validateProfile } from '../../../lib/validation';
 
@@ -14,43 +15,33 @@ const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : 'N
 
 /** Spec section 2, /profile: Profile Information, Change Password, Account Details. */
 export function ProfilePage() {
-  const { setUser, logout } = useSession();
+  const profile = useProfile();
+  if (!profile.data) return <Spinner label="Loading..." />;
+  return <Profile profile={profile.data} />;
+}
+
+function Profile({ profile }: { profile: User }) {
+  const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
+  const writes = useProfileWrites();
   const [tab, setTab] = useState<Tab>('info');
-  const [profile, setProfile] = useState<User | null>(null);
-  const [names, setNames] = useState({ firstName: '', lastName: '' });
+  const [names, setNames] = useState({ firstName: profile.firstName, lastName: profile.lastName });
   const [pw, setPw] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    authApi
-      .profile()
-      .then((u) => {
-        setProfile(u);
-        setNames({ firstName: u.firstName, lastName: u.lastName });
-      })
-      .catch(() => toast.error('Failed to load profile information'));
-  }, []);
+  const busy = writes.update.isPending || writes.changePassword.isPending;
 
   const saveProfile = async (e: FormEvent) => {
     e.preventDefault();
     const problem = validateProfile(names.firstName, names.lastName);
     setError(problem);
     if (problem) return;
-    setBusy(true);
     try {
-      const updated = await authApi.updateProfile(names.firstName.trim(), names.lastName.trim());
-      const next = updated ?? { ...profile!, firstName: names.firstName.trim(), lastName: names.lastName.trim() };
-      setProfile(next);
-      setUser(next);
+      await writes.update.mutateAsync({ firstName: names.firstName.trim(), lastName: names.lastName.trim() });
       toast.success('Profile updated successfully');
     } catch (err) {
       const message = errorMessage(err, 'Profile update failed');
       setError(message);
       toast.error('Failed to update profile');
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -59,23 +50,20 @@ export function ProfilePage() {
     const problem = validatePasswordChange(pw);
     setError(problem);
     if (problem) return;
-    setBusy(true);
     try {
-      await authApi.changePassword(pw.currentPassword, pw.newPassword);
+      await writes.changePassword.mutateAsync({ currentPassword: pw.currentPassword, newPassword: pw.newPassword });
       setPw({ currentPassword: '', newPassword: '', confirmPassword: '' });
       toast.success('Password changed successfully');
     } catch (err) {
       const message = errorMessage(err, 'Password change failed');
       setError(message);
       toast.error(message === 'Password change failed' ? 'Failed to change password' : message);
-    } finally {
-      setBusy(false);
     }
   };
 
   const signOutEverywhere = async () => {
     try {
-      await authApi.logoutAll();
+      await writes.logoutAll.mutateAsync();
     } catch {
       /* signing out here happens anyway */
     }
@@ -84,7 +72,6 @@ export function ProfilePage() {
     navigate('/auth');
   };
 
-  if (!profile) return <Spinner label="Loading..." />;
   return (
     <section className="page">
       <h1>Profile</h1>

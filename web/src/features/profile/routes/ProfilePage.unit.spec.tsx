@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
+import { createQueryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
 import { ProfilePage } from './ProfilePage';
 
@@ -17,10 +19,12 @@ beforeEach(() => useSession.setState({ initialized: true, loading: false, user: 
 
 function show() {
   return render(
-    <MemoryRouter>
-      <ProfilePage />
-      <ToastContainer />
-    </MemoryRouter>,
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <ProfilePage />
+        <ToastContainer />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 

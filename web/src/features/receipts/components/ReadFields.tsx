@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { Receipt } from '../api/receipts';
 
 /**
@@ -57,10 +58,17 @@ export function readFields(r: Receipt): ReadField[] {
 }
 
 /** The page image with the boxes of the fields outlined; the active field's box stands out. */
-export function OutlinedPreview({ src, alt, fields, active }: { src: string; alt: string; fields: readonly ReadField[]; active: FieldKey | null }) {
+export function OutlinedPreview({ file, alt, fields, active }: { file: Blob; alt: string; fields: readonly ReadField[]; active: FieldKey | null }) {
+  const img = useRef<HTMLImageElement>(null);
+  // The file is shown through an object URL that lives exactly as long as the picture does.
+  useEffect(() => {
+    const url = URL.createObjectURL(file);
+    if (img.current) img.current.src = url;
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
   return (
     <div className="outlined-preview">
-      <img src={src} alt={alt} />
+      <img ref={img} alt={alt} />
       {fields.filter((f) => f.box).map((f) => {
         const [x0, y0, x1, y1] = f.box!;
         return (

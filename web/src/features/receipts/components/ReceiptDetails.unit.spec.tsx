@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
+import { createQueryClient } from '../../../lib/query-client';
 import type { Receipt } from '../api/receipts';
 import { ReceiptDetails } from './ReceiptDetails';
 import { readFields } from './ReadFields';
@@ -25,6 +28,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Each render has its own query cache. */
+const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>;
+
 function serve(receipt: Receipt) {
   return vi.spyOn(api, 'get').mockImplementation(((url: string) => Promise.resolve(url.endsWith('/view') ? { data: new Blob(['x']) } : { data: { receipt } })) as never);
 }
@@ -46,7 +52,7 @@ describe('ReceiptDetails', () => {
   it('shows the image with the boxes read, the doubtful fields first and flagged, and saves an edit made in place', async () => {
     serve(base);
     const put = vi.spyOn(api, 'put').mockResolvedValue({ data: { receipt: { ...base, extracted_merchant: 'Corner Café', corrected_fields: ['merchant'] } } } as never);
-    render(<><ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} /><ToastContainer /></>);
+    render(<><ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} /><ToastContainer /></>, { wrapper });
     await screen.findByAltText('Receipt cafe.jpg');
     const form = screen.getByRole('form', { name: 'Correct the fields read' });
     const labels = within(form).getAllByTestId(/^field-/).map((el) => el.dataset.testid);
@@ -78,7 +84,7 @@ describe('ReceiptDetails', () => {
 
   it('shows the image without boxes for a receipt read from a text layer', async () => {
     serve({ ...base, field_boxes: {}, field_confidence: { date: 0.99, totalCents: 0.99, merchant: 0.99 } });
-    render(<ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} />);
+    render(<ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} />, { wrapper });
     await screen.findByAltText('Receipt cafe.jpg');
     expect(screen.queryAllByTestId(/^box-/)).toHaveLength(0);
     expect(screen.queryByText('Check')).toBeNull();
@@ -89,7 +95,7 @@ describe('ReceiptDetails', () => {
     vi.spyOn(api, 'get').mockImplementation(((url: string) => Promise.resolve(url.endsWith('/view') ? { data: new Blob(['x']) } : { data: { receipt: current } })) as never);
     const stale = 'This receipt was changed by someone else. Reload to see the changes.';
     const put = vi.spyOn(api, 'put').mockRejectedValueOnce(Object.assign(new Error('x'), { isAxiosError: true, response: { status: 412, data: { error: stale, code: 'precondition_failed' } } }));
-    render(<><ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} /><ToastContainer /></>);
+    render(<><ReceiptDetails id="r1" onClose={() => undefined} onChanged={() => undefined} /><ToastContainer /></>, { wrapper });
     const merchant = () => within(screen.getByTestId('field-merchant')).getByRole('textbox') as HTMLInputElement;
     await screen.findByAltText('Receipt cafe.jpg');
     fireEvent.change(merchant(), { target: { value: 'Mine' } });

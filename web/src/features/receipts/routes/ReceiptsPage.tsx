@@ -1,15 +1,15 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
 import { useCanWrite, useSeesWholeCompany } from '../../../lib/roles';
-import { companyUsersForFilter } from '../../../lib/company-users';
+import { useCompanyUsersForFilter } from '../../../lib/company-users';
 import { formatUsd } from '../../../lib/format';
-import { DEFAULT_RECEIPT_FILTERS, formatFileSize, RECEIPT_MAX_BYTES, receiptsApi, type Receipt, type ReceiptFilters } from '../api/receipts';
+import { DEFAULT_RECEIPT_FILTERS, formatFileSize, RECEIPT_MAX_BYTES, type Receipt, type ReceiptFilters } from '../api/receipts';
 import { ReceiptDetails } from '../components/ReceiptDetails';
-import { useReceiptList } from '../api/queries';
+import { useReceiptList, useReceiptWrites } from '../api/queries';
 
 /** How often the list refreshes itself while OCR is running (the list's query polls: api/queries.ts). */
 export { POLL_MS } from '../api/queries';
@@ -45,17 +45,12 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
   const [filters, setFilters] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [page, setPage] = useState(1);
   const [showFilters, setShowFilters] = useState(false);
-  const [users, setUsers] = useState<Array<{ id: string; fullName: string; role: string }>>([]);
   const [uploads, setUploads] = useState<UploadRow[]>([]);
   const [uploading, setUploading] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
-  const { data, reload } = useReceiptList(page, filters);
-
-  useEffect(() => {
-    if (isAdmin) {
-      companyUsersForFilter().then(setUsers).catch(() => setUsers([]));
-    }
-  }, [isAdmin]);
+  const { data } = useReceiptList(page, filters);
+  const users = useCompanyUsersForFilter(isAdmin);
+  const writes = useReceiptWrites();
 
   const uploadAll = async (files: File[]) => {
     setUploading(true);
@@ -67,7 +62,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
     for (const [i, file] of files.entries()) {
       set(i, { state: 'uploading' });
       try {
-        const r = await receiptsApi.upload(file, (p) => set(i, { progress: p }));
+        const r = await writes.upload.mutateAsync({ file, onProgress: (p) => set(i, { progress: p }) });
         set(i, { state: 'done', progress: 1, ...(r.duplicate ? { message: 'Uploaded; the same file was uploaded before' } : {}) });
         ok++;
       } catch (e) {
@@ -79,7 +74,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
     if (ok > 0) toast.success(`${ok} receipt(s) uploaded successfully`);
     if (failed > 0) toast.error('Error uploading receipts');
     setPage(1);
-    await reload();
+    await writes.refresh();
   };
 
   const onDrop = (accepted: File[], rejected: FileRejection[]) => {
@@ -99,7 +94,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
 
   const download = async (r: Receipt) => {
     try {
-      saveBlob(await receiptsApi.file(r.id, 'download'), r.original_filename);
+      saveBlob(await writes.file(r.id, 'download'), r.original_filename);
       toast.success('Receipt downloaded successfully');
     } catch {
       toast.error('Error downloading receipt');
@@ -107,7 +102,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
   };
   const duplicateCheck = async (r: Receipt) => {
     try {
-      const d = await receiptsApi.duplicates(r.id);
+      const d = await writes.duplicates(r.id);
       if (d.isDuplicate) toast.warning(`Duplicate detected: ${d.duplicates.length} similar receipts found`);
       else toast.success('No duplicates found');
     } catch {
@@ -117,9 +112,8 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
   const remove = async (r: Receipt) => {
     if (!window.confirm('Are you sure you want to delete this receipt?')) return;
     try {
-      await receiptsApi.remove(r.id);
+      await writes.remove.mutateAsync(r.id);
       toast.success('Receipt deleted successfully');
-      await reload();
     } catch {
       toast.error('Error deleting receipt');
     }
@@ -224,7 +218,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
         </div>
       )}
       {data && <Pagination page={page} pages={data.pages} total={data.total} onPage={setPage} />}
-      {openId && <ReceiptDetails id={openId} onClose={() => setOpenId(null)} onChanged={() => void reload(true)} />}
+      {openId && <ReceiptDetails id={openId} onClose={() => setOpenId(null)} />}
     </section>
   );
 }

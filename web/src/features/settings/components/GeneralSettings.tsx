@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Field } from '../../../components/Field';
-import { FLAG_KEYS, formatBytes, MB, settingsApi, settingsKeys, type Setting, type SettingKey } from '../api/settings';
+import { FLAG_KEYS, formatBytes, MB, type Setting, type SettingKey } from '../api/settings';
+import { useSaveSettings } from '../api/queries';
 import { checkGeneral } from '../rules';
 
 const LABELS: Record<SettingKey, string> = {
@@ -47,8 +47,8 @@ export function GeneralSettings({ settings, isAdmin, serverMax }: { settings: Re
   const [sizeMb, setSizeMb] = useState('');
   const [flags, setFlags] = useState<Record<string, boolean>>({});
   const [errors, setErrors] = useState<{ threshold?: string; maxFileSize?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const client = useQueryClient();
+  const saving = useSaveSettings();
+  const busy = saving.isPending;
 
   const open = () => {
     setThreshold(String(settings.autoMatchThreshold?.value ?? ''));
@@ -63,21 +63,17 @@ export function GeneralSettings({ settings, isAdmin, serverMax }: { settings: Re
     const found = checkGeneral(threshold, sizeMb, serverMax);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
+    const changes: Array<[SettingKey, number | boolean]> = [
+      ['autoMatchThreshold', Number(threshold)],
+      ['maxFileSize', Math.min(serverMax, Math.round(Number(sizeMb) * MB))],
+      ...FLAG_KEYS.map((k) => [k, flags[k] ?? false] as [SettingKey, boolean]),
+    ];
     try {
-      const changes: Array<[SettingKey, number | boolean]> = [
-        ['autoMatchThreshold', Number(threshold)],
-        ['maxFileSize', Math.min(serverMax, Math.round(Number(sizeMb) * MB))],
-        ...FLAG_KEYS.map((k) => [k, flags[k] ?? false] as [SettingKey, boolean]),
-      ];
-      for (const [key, value] of changes) if (settings[key]?.value !== value) await settingsApi.update(key, value);
+      await saving.mutateAsync(changes.filter(([key, value]) => settings[key]?.value !== value));
       toast.success('Settings saved');
       setEditing(false);
     } catch (error) {
       toast.error(errorMessage(error, 'Failed to update settings'));
-    } finally {
-      setBusy(false);
-      await client.invalidateQueries({ queryKey: settingsKeys.all() });
     }
   };
 

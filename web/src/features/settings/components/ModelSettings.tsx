@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { settingsApi, settingsKeys, type Connection } from '../api/settings';
+import { useTestConnection } from '../api/queries';
 import { canUpdateModel, isRefusal, modelOptions } from '../rules';
 
 function ModelSelector(props: {
@@ -15,8 +16,8 @@ function ModelSelector(props: {
   save: (model: string) => Promise<unknown>;
 }) {
   const id = useId();
+  // The parent keys each selector by its current model: a new one starts the choice afresh.
   const [selected, setSelected] = useState(props.current ?? '');
-  useEffect(() => setSelected(props.current ?? ''), [props.current]);
   const client = useQueryClient();
   const mutation = useMutation({
     mutationFn: () => props.save(selected),
@@ -56,8 +57,8 @@ export function ModelSettings({ isAdmin, model, fallbackModel }: { isAdmin: bool
   const models = useQuery({ queryKey: settingsKeys.models(), queryFn: settingsApi.availableModels, enabled: isAdmin });
   const connection = useQuery({ queryKey: settingsKeys.connection(), queryFn: settingsApi.testConnection, enabled: isAdmin, staleTime: 60_000 });
   const fallback = useQuery({ queryKey: settingsKeys.fallback(), queryFn: settingsApi.fallbackModel });
-  const client = useQueryClient();
-  const [testing, setTesting] = useState(false);
+  const testConnection = useTestConnection();
+  const testing = testConnection.isPending;
 
   useEffect(() => {
     if (models.error && !isRefusal(models.error)) toast.error('Failed to load available models', { toastId: 'settings-models' });
@@ -67,16 +68,12 @@ export function ModelSettings({ isAdmin, model, fallbackModel }: { isAdmin: bool
   }, [fallback.error]);
 
   const test = async () => {
-    setTesting(true);
     try {
-      const result = await settingsApi.testConnection();
-      client.setQueryData(settingsKeys.connection(), result);
+      const result = await testConnection.mutateAsync();
       if (result.connected) toast.success(result.message ?? 'LLM connection successful');
       else toast.error('LLM connection failed');
     } catch (error) {
       if (!isRefusal(error)) toast.error('Failed to test LLM connection');
-    } finally {
-      setTesting(false);
     }
   };
 
@@ -94,8 +91,8 @@ export function ModelSettings({ isAdmin, model, fallbackModel }: { isAdmin: bool
       </div>
       {connection.data?.chain && <p className="muted">Order tried: {connection.data.chain.join(' → ')}</p>}
       {connection.data?.error && <p className="field-error">{connection.data.error}</p>}
-      <ModelSelector label="Primary model" current={model} options={modelOptions(available, model)} isAdmin={isAdmin} button="Update Model" failure="Failed to update LLM model" save={(m) => settingsApi.setModel(m)} />
-      <ModelSelector label="Fallback model" current={currentFallback} options={modelOptions(available, currentFallback)} isAdmin={isAdmin} button="Update Fallback Model" failure="Failed to update LLM fallback model" save={(m) => settingsApi.setFallbackModel(m)} />
+      <ModelSelector key={`primary-${model ?? ''}`} label="Primary model" current={model} options={modelOptions(available, model)} isAdmin={isAdmin} button="Update Model" failure="Failed to update LLM model" save={(m) => settingsApi.setModel(m)} />
+      <ModelSelector key={`fallback-${currentFallback ?? ''}`} label="Fallback model" current={currentFallback} options={modelOptions(available, currentFallback)} isAdmin={isAdmin} button="Update Fallback Model" failure="Failed to update LLM fallback model" save={(m) => settingsApi.setFallbackModel(m)} />
       {!isAdmin && <p className="muted">Only admins can change the language model.</p>}
     </div>
   );

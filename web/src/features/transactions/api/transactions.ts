@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
-import { companyUsersForFilter } from '../../../lib/company-users';
 import { ifMatch } from '../../../lib/stale';
 
 export const TransactionSchema = z.object({
@@ -66,6 +65,4 @@ export const transactionsApi = {
   async remove(id: string) {
     await api.delete(`/transactions/${encodeURIComponent(id)}`);
   },
-  /** Shared with the receipts screen: lib/company-users.ts. */
-  userFilter: companyUsersForFilter,
 };

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { api } from '../../../lib/api-client';
+import { createQueryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
 import { TransactionsPage } from './TransactionsPage';
 
@@ -39,7 +41,7 @@ function answer(list: (params: Record<string, unknown>) => unknown) {
   }) as never);
 }
 
-const show = () => render(<><TransactionsPage /><ToastContainer /></>);
+const show = () => render(<QueryClientProvider client={createQueryClient()}><TransactionsPage /><ToastContainer /></QueryClientProvider>);
 
 describe('/transactions', () => {
   it('shows the columns, derived receipt status, N/A ids and the pagination text', async () => {
