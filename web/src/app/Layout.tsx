@@ -11,7 +11,7 @@ import { ReadSideNotice } from '../components/ReadSideNotice';
 /** The shell: navigation and the page. A company switch remounts the page, so it loads that company's data. */
 export function Layout() {
   const companyId = useSession((s) => s.currentCompanyId);
-  // Showing the lists as of another moment remounts the page too (issue 17: the as-of picker).
+  // Showing the lists as of another moment remounts the page too (the as-of picker).
   const asOf = useAsOf((s) => s.asOf);
   return (
     <>

@@ -17,7 +17,7 @@ export const TOP_LINKS: Array<[string, string]> = [
   ['/llm-test', 'LLM Test'],
 ];
 
-/** Pages that only change things (importing a statement): not in an auditor's navigation (issue 17). */
+/** Pages that only change things (importing a statement): not in an auditor's navigation. */
 export const WRITE_ONLY_LINKS = new Set(['/import']);
 
 const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');

@@ -49,7 +49,7 @@ describe('navigation bar (spec section 2)', () => {
     expect(screen.getByText('Acme · admin')).toBeTruthy();
   });
 
-  it("gives auditors the admin's pages to read, no Import link, and the read-only scope line (issue 17)", () => {
+  it("gives auditors the admin's pages to read, no Import link, and the read-only scope line", () => {
     sessionWith([{ id: 'c1', name: 'Acme', role: 'auditor' }], 'c1');
     renderAt();
     expect(screen.queryByRole('link', { name: 'Import' })).toBeNull();

@@ -2,7 +2,7 @@ import { READ_ONLY_NOTE, useReadOnly } from '../lib/roles';
 import './read-only.css';
 
 /**
- * Under the navigation bar on every page of an auditor (issue 17, item 1): the app is read-only
+ * Under the navigation bar on every page of an auditor: the app is read-only
  * for them. A labelled note region (not a live region: it is there from the page's start, and a
  * screen reader finds it by its label); pages leave their write controls out.
  */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /**
- * The moment the lists are shown as of (issue 17, item 2): null is now. The API client adds it
+ * The moment the lists are shown as of: null is now. The API client adds it
  * as `asOf` to the transactions, receipts and matches reads (AS_OF_READ); the date picker of
  * features/history sets it.
  */

@@ -2,7 +2,7 @@ import type { Role } from './auth-api';
 import { useSession } from './session';
 
 /**
- * What each role may do in the web app (issue 17, item 1). The server decides (an auditor's
+ * What each role may do in the web app. The server decides (an auditor's
  * writes are refused with 403 `read_only_role`, command-api/src/http/read-only.ts); the app only
  * spares the auditor controls that would fail: an auditor reads the whole company as an admin
  * does and sees no write control anywhere.

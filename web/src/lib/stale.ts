@@ -1,7 +1,7 @@
 import axios from 'axios';
 
 /**
- * Concurrent edits (issue 13 item 5): a screen that edits a record sends back the revision it
+ * Concurrent edits (ADR 0024): a screen that edits a record sends back the revision it
  * read (the record's `revision`, which the server also answers as ETag) in If-Match; when someone
  * else changed the record meanwhile, the server answers 412 and writes nothing. The screen then
  * says so, keeps what the person typed, and offers to reload instead of overwriting.

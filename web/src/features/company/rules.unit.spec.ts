@@ -6,7 +6,7 @@ describe('company settings rules (spec section 6)', () => {
     expect(companyRules('admin')).toEqual({ canEditCompany: true, canSeeTeam: true, canInvite: true, canManageMembers: true });
     expect(companyRules('manager')).toEqual({ canEditCompany: false, canSeeTeam: true, canInvite: false, canManageMembers: false });
     expect(companyRules('user')).toEqual({ canEditCompany: false, canSeeTeam: false, canInvite: false, canManageMembers: false });
-    // An auditor reads the team and changes nothing (issue 17).
+    // An auditor reads the team and changes nothing.
     expect(companyRules('auditor')).toEqual({ canEditCompany: false, canSeeTeam: true, canInvite: false, canManageMembers: false });
   });
 

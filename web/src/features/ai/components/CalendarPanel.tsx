@@ -8,7 +8,7 @@ import { aiApi } from '../api/ai';
 import { aiKeys } from '../api/queries';
 import { useCanWrite } from '../../../lib/roles';
 
-/** Calendar correlation (issue 16 item 6): upload an iCalendar file, then the spending of each trip. */
+/** Calendar correlation (ADR 0011): upload an iCalendar file, then the spending of each trip. */
 export function CalendarPanel() {
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);

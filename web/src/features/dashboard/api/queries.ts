@@ -9,7 +9,7 @@ import { ADMIN_REFRESH_MS, dashboardApi, dashboardKeys, DASHBOARD_THRESHOLD, typ
 export function useDashboardScope() {
   const companyId = useSession((s) => s.currentCompanyId);
   const userId = useSession((s) => s.user?.id ?? null);
-  // An auditor reads the company as an admin does (issue 17): the admin view, read-only.
+  // An auditor reads the company as an admin does: the admin view, read-only.
   const isAdmin = useSession((s) => roles.seesWholeCompany(s.role()));
   return { companyId, userId, isAdmin };
 }

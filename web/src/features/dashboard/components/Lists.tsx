@@ -76,7 +76,7 @@ export function RecentReceiptsTable({ rows }: { rows: RecentReceipt[] | undefine
 
 /**
  * Spec section 2: Import Transactions, Upload Receipt, Review Matches; admins also Generate
- * Reports and Company Settings. An auditor (read-only, issue 17) has no import or upload.
+ * Reports and Company Settings. An auditor (read-only, ADR 0017) has no import or upload.
  */
 export function QuickActions({ isAdmin }: { isAdmin: boolean }) {
   const canWrite = useCanWrite();

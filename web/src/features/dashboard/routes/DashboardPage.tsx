@@ -21,7 +21,7 @@ export function DashboardPage() {
   const d = useDashboardData();
   const refresh = useRefreshDashboard();
   const autoMatch = useAutoMatch();
-  // An auditor (issue 17) sees the admin view and runs no auto-match (it records matches).
+  // An auditor sees the admin view and runs no auto-match (it records matches).
   const canWrite = useCanWrite();
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab') as Tab | null;

@@ -72,7 +72,7 @@ export function ImportPage() {
   const busy = phase.kind === 'uploading' || phase.kind === 'processing';
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: false, disabled: busy || !canWrite, accept: { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'], 'text/plain': ['.csv'] } });
 
-  // An auditor (issue 17) imports nothing: the page says so instead of offering a drop zone.
+  // An auditor imports nothing: the page says so instead of offering a drop zone.
   if (!canWrite) {
     return (
       <section className="page">

@@ -106,7 +106,7 @@ function OcrCard() {
 
 /** /llm-test (spec section 2): language-model health, test categorisation, test OCR. */
 export function LlmTestPage() {
-  // The tests spend the company's model budget and are refused to auditors (issue 17); the health check is a read.
+  // The tests spend the company's model budget and are refused to auditors; the health check is a read.
   const canWrite = useCanWrite();
   return (
     <section className="page llm-test-page">

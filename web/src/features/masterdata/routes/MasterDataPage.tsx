@@ -19,7 +19,7 @@ const TABS: Array<[MasterKind, string]> = [
 
 /**
  * Spec section 2, /master-data-settings: admin only; three tabs with import, add and an editable
- * list. An auditor (issue 17) reads the lists, without import, add, edit or delete.
+ * list. An auditor reads the lists, without import, add, edit or delete.
  */
 export function MasterDataPage() {
   const role = useSession((s) => s.role());

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 
-/** GET /system/rebuilds (admins): projections and their blue-green rebuilds (issue 17, item 5). */
+/** GET /system/rebuilds (admins): projections and their blue-green rebuilds. */
 const RebuildSchema = z.object({
   projection: z.string(),
   version: z.number(),
