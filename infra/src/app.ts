@@ -76,6 +76,7 @@ import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
 import { servedBy } from './roles/gate';
 import { ProjectorThread } from './projector/host';
+import { projectorLease } from './projector/lease';
 import { companyPeriod, companySettings, companySettingViews, listMasterItems, merchantDateOrdersOf, receiptMatchInput } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -116,7 +117,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   // data folder; command and query processes share it (SQLite WAL) or only keep the signing key there.
   const role = config.PAPERLINK_ROLE;
   const writesReadModels = role === 'all' || role === 'projector';
-  const unlock = options.noLock || !writesReadModels ? () => {} : lockDataDir(dir, role === 'all' ? 'server' : 'projector');
+  // With MONGO_URL the projector lease keeps one writer (ADR 0032), across machines, and a standby starts beside it.
+  const unlock = options.noLock || !writesReadModels || config.MONGO_URL ? () => {} : lockDataDir(dir, role === 'all' ? 'server' : 'projector');
   try {
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
     if (!config.EVENTSTORE_URL && writesReadModels) upgradeRequestRecords(dir.eventsFile);
@@ -143,11 +145,22 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const workerPool = new WorkerPool({ size: config.WORKER_THREADS });
     const cpu = offThread(workerPool);
     const runner = new ProjectionRunner(events, readStore, projections);
+    // MongoDB: one active projector (a lease every write checks, ADR 0032); other processes watch it for their health.
+    const lease = await projectorLease(adapters.readStore, { compete: writesReadModels, failure: () => runner.failed });
+    lease?.onLost(() => {
+      // Its writes are refused from now on: it stops, and says so (health 503) until it is restarted as a standby.
+      runner.reportFromElsewhere({ failure: new Error('another projector took the lease over: restart this process to stand by') });
+      void runner.stop();
+      for (const r of reactors) void r.stop();
+    });
     // PROJECTOR=thread (ADR 0008): the projectors run in a thread of their own (SQLite read store,
     // role all; not with a test's own projections or event-store wrapper), followed by this one.
     const projector = role === 'all' && !options.projections && !options.wrapEvents ? await ProjectorThread.startIfChosen(config.PROJECTOR, adapters, runner) : undefined;
     if (projector) {
       // The runner follows the projector thread's commits (started above).
+    } else if (writesReadModels && lease && !lease.holding) {
+      // A standby: the projections start once it takes the lease over.
+      lease.onActive(() => runner.start().catch((error: unknown) => runner.reportFromElsewhere({ failure: error })));
     } else if (writesReadModels) {
       await runner.start();
     } else {
@@ -209,7 +222,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     }
     // Public: status and version only. The details (profile, stores, projection lag) are for admins, below.
     api.get('/health', (_req, res) => {
-      res.json({ status: runner.failed !== undefined ? 'degraded' : 'ok', version: VERSION });
+      // 503 while the projections have stopped, or no projector holds the lease (here or elsewhere).
+      const ok = runner.failed === undefined && (lease?.healthy() ?? true);
+      res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', version: VERSION });
     });
     const accountDeps = { bus, events, tokens, hasher, views, loginFailuresPerAddress, loginAddressKey: signingSecret(dir, config.JWT_SECRET) };
     const secret = signingSecret(dir, config.JWT_SECRET);
@@ -285,7 +300,11 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         // With the projector thread the reactors run there (they read every event); their jobs run here.
         if (projector) projector.startReactors(jobs);
         else reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
-        for (const r of reactors) await r.start();
+        const startReactors = async () => {
+          for (const r of reactors) await r.start();
+        };
+        if (lease && !lease.holding) lease.onActive(startReactors);
+        else await startReactors();
       }
     }
     // A query process answers reads only, a projector process /api/health only (421 otherwise).
@@ -439,6 +458,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();
         await blobs.close();
         await runner.stop();
+        await lease?.close();
         await projector?.stop();
         countHints?.stop();
         await readStore.close();
