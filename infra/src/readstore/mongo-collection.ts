@@ -4,7 +4,7 @@ import { aggregate, type AggregationSupport } from './mongo-aggregate';
 import type { CollectionVersions, KeptCounts } from './mongo-counts';
 import { filterKey } from './mongo-counts';
 import { hintedIndex, orderIndex, sortWithTieBreak, type MongoIndex } from './mongo-indexes';
-import { ANCHOR_EVERY, type KeysetAnchors } from './mongo-keyset';
+import type { KeysetAnchors } from './mongo-keyset';
 
 /** What a collection shares with its store. */
 export interface CollectionContext {
@@ -70,7 +70,7 @@ export class MongoCollection implements ReadCollection<Doc> {
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
     const { sort, driver } = await this.options(filter, options);
     const skip = options.skip ?? 0;
-    if (sort && options.sort && this.ctx.sortsByIndex && skip >= ANCHOR_EVERY && options.limit !== undefined) {
+    if (sort && options.sort && this.ctx.sortsByIndex && skip >= this.ctx.anchors.every && options.limit !== undefined) {
       const version = (await this.ctx.versions.read())(this.name);
       const page = await this.ctx.anchors.page(this.name, version, filter, sort, skip, options.limit, (f, s, l) => this.read(f, driver, s, l));
       if (page) return page as Doc[];

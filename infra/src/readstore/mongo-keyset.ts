@@ -4,7 +4,7 @@ import { getPath } from './sort';
 import { filterKey } from './mongo-counts';
 
 /** A deep page is read from an anchor at most this many documents before it. */
-export const ANCHOR_EVERY = 1000;
+const ANCHOR_EVERY = 1000;
 /** Lists (filter and order) whose anchors are kept per collection. */
 const KEPT = 16;
 
@@ -56,6 +56,9 @@ export function after(sort: Array<[string, 1 | -1]>, values: unknown[]): Documen
 export class KeysetAnchors {
   private readonly lists = new Map<string, Map<string, Anchors>>();
 
+  /** `every`: documents between two anchors (a smaller step in tests). */
+  constructor(readonly every = ANCHOR_EVERY) {}
+
   /**
    * The page `skip`..`skip + limit` of `filter` in `sort` (`_id` last), read from an anchor; undefined
    * when the list cannot be anchored (a filter JSON cannot key, a sort value that is not a string or number).
@@ -76,12 +79,12 @@ export class KeysetAnchors {
     const within = (from: Anchor | undefined): Document => (from ? { $and: [filter, after(order, from.values)] } : (filter as Document));
     let base: Anchor | undefined;
     for (const a of anchors.at) if (a.offset <= skip) base = a;
-    while ((base?.offset ?? 0) + ANCHOR_EVERY <= skip) {
-      const [doc] = await read(within(base), ANCHOR_EVERY - 1, 1);
+    while ((base?.offset ?? 0) + this.every <= skip) {
+      const [doc] = await read(within(base), this.every - 1, 1);
       if (!doc) break;
       const values = order.map(([path]) => (path === '_id' ? doc._id : getPath(doc, path)));
       if (!values.every(seekable)) break;
-      const next: Anchor = { offset: (base?.offset ?? 0) + ANCHOR_EVERY, values };
+      const next: Anchor = { offset: (base?.offset ?? 0) + this.every, values };
       const at = anchors.at.findIndex((a) => a.offset >= next.offset);
       if (at < 0) anchors.at.push(next);
       else if (anchors.at[at]!.offset === next.offset) anchors.at[at] = next;

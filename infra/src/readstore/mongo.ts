@@ -5,7 +5,7 @@ import type { AggregationSupport } from './mongo-aggregate';
 import { WriterCache } from './mongo-cache';
 import { MongoCollection, type CollectionContext } from './mongo-collection';
 import { CollectionVersions, KeptCounts } from './mongo-counts';
-import { indexOf, isLegacyIndex, type MongoIndex } from './mongo-indexes';
+import { indexOf, isLegacyIndex, mongoListIndexes, type MongoIndex } from './mongo-indexes';
 import { KeysetAnchors } from './mongo-keyset';
 import { CHECKPOINTS, checkFence, collectionOps, InsertCollision, insertNew, writeCheckpoints, writeCollection, type WriteFence } from './mongo-write';
 
@@ -16,15 +16,16 @@ const written = (writes: WriteSet) => [...writes].filter(([, docs]) => docs.size
 const INDEX_LIST_MS = 60_000;
 
 export interface MongoReadStoreOptions {
-  /** Indexes beyond the ones projections declare, by collection (a generation `name__gN` takes its collection's): mongoListIndexes(). */
+  /** Indexes beyond the ones projections declare, by collection (a generation `name__gN` takes its collection's); default: the lists' orders (mongoListIndexes). */
   extraIndexes?: Record<string, string[][]>;
   /**
    * This process is the only writer (an offline rebuild, a benchmark): it keeps what it wrote and
    * read (WriterCache). The active projector is the only writer while it holds its lease (fenceWith).
    */
   soleWriter?: boolean;
-  /** Keyset anchors also where the server sorts in memory (tests of the anchors on FerretDB). */
+  /** Keyset anchors also where the server sorts in memory (tests of the anchors on FerretDB), and every so many documents. */
   anchorsEverywhere?: boolean;
+  anchorEvery?: number;
   client?: MongoClientOptions;
 }
 
@@ -67,7 +68,7 @@ export class MongoReadStore implements ReadStore {
   private cache?: WriterCache;
 
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly traits: ServerTraits, options: MongoReadStoreOptions) {
-    this.extra = options.extraIndexes ?? {};
+    this.extra = options.extraIndexes ?? mongoListIndexes();
     if (options.soleWriter) this.cache = new WriterCache();
     this.ctx = {
       db,
@@ -75,7 +76,7 @@ export class MongoReadStore implements ReadStore {
       sortsByIndex: traits.sortsByIndex || options.anchorsEverywhere === true,
       versions: new CollectionVersions(db),
       counts: new KeptCounts(),
-      anchors: new KeysetAnchors(),
+      anchors: new KeysetAnchors(options.anchorEvery),
       indexes: (collection) => this.indexesOf(collection),
     };
   }
