@@ -166,4 +166,29 @@ describe.skipIf(skip !== undefined)(`MongoDB read store: lists at scale${skip ? 
       expect(f.command.skip ?? 0).toBe(0);
     }
   });
+
+  it('as the only writer, reads back what it wrote without a round trip and inserts what it knows is absent', async () => {
+    const writer = await MongoReadStore.connect(url!, db, { soleWriter: true, client: { monitorCommands: true } });
+    const mine: CommandStartedEvent[] = [];
+    writer.database.client.on('commandStarted', (e) => mine.push(e));
+    try {
+      const ids = ['w1', 'w2', 'w3'];
+      expect((await writer.getMany('writer_docs', ids)).size).toBe(0); // one read: all absent
+      await writer.commit(new Map([['writer_docs', new Map(ids.map((id, i) => [id, { _id: id, n: i, _pos: 1 }]))]]), []);
+      const written = mine.filter((c) => c.command.insert === 'writer_docs' || c.command.update === 'writer_docs');
+      expect(written.map((c) => c.commandName)).toEqual(['insert']);
+      const before = mine.length;
+      const got = await writer.getMany('writer_docs', ids);
+      expect([...got.values()].map((d) => d.n)).toEqual([0, 1, 2]);
+      expect(mine.slice(before).filter((c) => c.commandName === 'find')).toEqual([]);
+      // A copy: changing it changes nothing kept.
+      got.get('w1')!.n = 99;
+      expect((await writer.getMany('writer_docs', ['w1'])).get('w1')!.n).toBe(0);
+      // Known present: replaced, guarded by its position.
+      await writer.commit(new Map([['writer_docs', new Map([['w1', { _id: 'w1', n: 5, _pos: 2 }]])]]), []);
+      expect((await client.db(db).collection('writer_docs').findOne({ _id: 'w1' } as Document))?.n).toBe(5);
+    } finally {
+      await writer.close();
+    }
+  });
 });
