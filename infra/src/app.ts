@@ -78,6 +78,7 @@ import { roleProblem, servedBy } from './roles/gate';
 import { jobFailuresOf, type DeadLetterProjector } from './jobs/dead-letters';
 import type { KafkaJobQueue } from './jobs/kafka';
 import { ProjectorThread } from './projector/host';
+import { projectorLease } from './projector/lease';
 import { companyPeriod, companySettings, companySettingViews, listMasterItems, merchantDateOrdersOf, receiptMatchInput } from '@paperlink/projections';
 
 export const VERSION = '1.0.0';
@@ -120,7 +121,8 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
   const refused = roleProblem(config);
   if (refused) throw new Error(refused);
   const writesReadModels = role === 'all' || role === 'projector';
-  const unlock = options.noLock || !writesReadModels ? () => {} : lockDataDir(dir, role === 'all' ? 'server' : 'projector');
+  // With MONGO_URL the projector lease keeps one writer (ADR 0032), across machines, and a standby starts beside it.
+  const unlock = options.noLock || !writesReadModels || config.MONGO_URL ? () => {} : lockDataDir(dir, role === 'all' ? 'server' : 'projector');
   try {
     // Request records of older versions held unkeyed digests of bodies (passwords): rewrite them first.
     if (!config.EVENTSTORE_URL && writesReadModels) upgradeRequestRecords(dir.eventsFile);
@@ -147,11 +149,23 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     const workerPool = new WorkerPool({ size: config.WORKER_THREADS });
     const cpu = offThread(workerPool);
     const runner = new ProjectionRunner(events, readStore, projections);
+    // MongoDB: one active projector (a lease every write checks, ADR 0032); other processes watch it for their health.
+    const lease = await projectorLease(adapters.readStore, { compete: writesReadModels, failure: () => runner.failed });
+    lease?.onLost(() => {
+      // Its writes are refused from now on: it stops, and says so (health 503) until it is restarted as a standby.
+      runner.reportFromElsewhere({ failure: new Error('another projector took the lease over: restart this process to stand by') });
+      void runner.stop();
+      for (const r of reactors) void r.stop();
+      void deadLetters?.stop();
+    });
     // PROJECTOR=thread (ADR 0008): the projectors run in a thread of their own (SQLite read store,
     // role all; not with a test's own projections or event-store wrapper), followed by this one.
     const projector = role === 'all' && !options.projections && !options.wrapEvents ? await ProjectorThread.startIfChosen(config.PROJECTOR, adapters, runner) : undefined;
     if (projector) {
       // The runner follows the projector thread's commits (started above).
+    } else if (writesReadModels && lease && !lease.holding) {
+      // A standby: the projections start once it takes the lease over.
+      lease.onActive(() => runner.start().catch((error: unknown) => runner.reportFromElsewhere({ failure: error })));
     } else if (writesReadModels) {
       await runner.start();
     } else {
@@ -216,7 +230,9 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
     }
     // Public: status and version only. The details (profile, stores, projection lag) are for admins, below.
     api.get('/health', (_req, res) => {
-      res.json({ status: runner.failed !== undefined ? 'degraded' : 'ok', version: VERSION });
+      // 503 while the projections have stopped, or no projector holds the lease (here or elsewhere).
+      const ok = runner.failed === undefined && (lease?.healthy() ?? true);
+      res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', version: VERSION });
     });
     const accountDeps = { bus, events, tokens, hasher, views, limits, loginAddressKey: signingSecret(dir, config.JWT_SECRET) };
     const secret = signingSecret(dir, config.JWT_SECRET);
@@ -295,12 +311,17 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         // With the projector thread the reactors run there (they read every event); their jobs run here.
         if (projector) projector.startReactors(jobs);
         else reactors.push(new Reactor('receipts-ocr', events, readStore, jobs, ocrJobsFrom), new Reactor('auto-match', events, readStore, jobs, autoMatchJobsFrom));
-        for (const r of reactors) await r.start();
-        // Jobs given up on Kafka, for admins (System page): read from the dead-letter topic into the read store.
-        if (jobs.kind === 'kafka') {
-          deadLetters = (jobs as KafkaJobQueue).deadLetterProjector(readStore);
-          deadLetters.start().catch((error: unknown) => console.error('failed-jobs read model did not start:', error instanceof Error ? error.message : error));
-        }
+        // Only the projector holding the lease runs the reactors and writes the failed-jobs read model.
+        const startReactors = async () => {
+          for (const r of reactors) await r.start();
+          // Jobs given up on Kafka, for admins (System page): read from the dead-letter topic into the read store.
+          if (jobs.kind === 'kafka') {
+            deadLetters = (jobs as KafkaJobQueue).deadLetterProjector(readStore);
+            deadLetters.start().catch((error: unknown) => console.error('failed-jobs read model did not start:', error instanceof Error ? error.message : error));
+          }
+        };
+        if (lease && !lease.holding) lease.onActive(startReactors);
+        else await startReactors();
       }
     }
     // A query process answers reads only, a projector or worker process /api/health only (421 otherwise).
@@ -455,6 +476,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
         if (reader && 'close' in reader) await (reader as { close(): Promise<void> }).close();
         await blobs.close();
         await runner.stop();
+        await lease?.close();
         await projector?.stop();
         countHints?.stop();
         await readStore.close();

@@ -88,11 +88,9 @@ if ('skip' in target) {
       expect(files[0]!.length).toBe(bytes.byteLength);
       const chunks = await db.collection('receipts.chunks').countDocuments({ files_id: files[0]!._id });
       expect(chunks).toBe(Math.ceil(bytes.byteLength / (255 * 1024)));
-      const orphans = await db.collection('receipts.chunks').aggregate([
-        { $lookup: { from: 'receipts.files', localField: 'files_id', foreignField: '_id', as: 'file' } },
-        { $match: { file: { $size: 0 } } },
-        { $count: 'n' },
-      ]).toArray();
+      // Chunks whose file is not there (no $lookup: FerretDB has none).
+      const owners = new Set((await db.collection('receipts.files').find({}, { projection: { _id: 1 } }).toArray()).map((f) => String(f._id)));
+      const orphans = (await db.collection('receipts.chunks').distinct('files_id')).filter((id) => !owners.has(String(id)));
       expect(orphans).toEqual([]);
       expect((await store.get(key))!.equals(bytes)).toBe(true);
     });

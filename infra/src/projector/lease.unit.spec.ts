@@ -1,0 +1,168 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProjectorLease, type LeaseRecord, type LeaseStore } from './lease';
+
+/** A lease store in memory, whose calls can be made to hang (a paused or cut-off process). */
+class MemoryLeases implements LeaseStore {
+  doc: LeaseRecord | null = null;
+  private readonly hung = new Map<string, { wait: Promise<void>; resume: () => void }>();
+
+  /** The owner's calls wait (a paused process) until resume. */
+  pause(owner: string): void {
+    let resume!: () => void;
+    const wait = new Promise<void>((r) => (resume = r));
+    this.hung.set(owner, { wait, resume });
+  }
+
+  resume(owner: string): void {
+    this.hung.get(owner)?.resume();
+    this.hung.delete(owner);
+  }
+
+  private async gate(owner: string): Promise<void> {
+    await this.hung.get(owner)?.wait;
+  }
+
+  async read(): Promise<LeaseRecord | null> {
+    return this.doc && { ...this.doc };
+  }
+
+  async create(_name: string, owner: string): Promise<LeaseRecord | null> {
+    await this.gate(owner);
+    if (this.doc) return null;
+    this.doc = { owner, token: 1, beat: 0, failure: null };
+    return { ...this.doc };
+  }
+
+  async takeOver(_name: string, seen: LeaseRecord, owner: string): Promise<LeaseRecord | null> {
+    await this.gate(owner);
+    const d = this.doc;
+    if (!d || d.owner !== seen.owner || d.token !== seen.token || d.beat !== seen.beat) return null;
+    this.doc = { owner, token: d.token + 1, beat: 0, failure: null };
+    return { ...this.doc };
+  }
+
+  async renew(_name: string, owner: string, token: number, failure: string | null): Promise<boolean> {
+    await this.gate(owner);
+    if (this.doc?.owner !== owner || this.doc.token !== token) return false;
+    this.doc = { ...this.doc, beat: this.doc.beat + 1, failure };
+    return true;
+  }
+
+  async release(_name: string, owner: string, token: number): Promise<void> {
+    if (this.doc?.owner === owner && this.doc.token === token) this.doc = { ...this.doc, owner: null };
+  }
+}
+
+const timing = { ttlMs: 8000, renewMs: 2000, pollMs: 1000 };
+
+describe('projector lease', () => {
+  let store: MemoryLeases;
+  const leases: ProjectorLease[] = [];
+  const lease = (owner: string, extra: { failure?: () => unknown } = {}) => {
+    const l = new ProjectorLease(store, 'projector', { ...timing, owner, now: () => Date.now(), log: () => {}, ...extra });
+    leases.push(l);
+    return l;
+  };
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    store = new MemoryLeases();
+  });
+  afterEach(async () => {
+    for (const l of leases.splice(0)) await l.close();
+    vi.useRealTimers();
+  });
+
+  it('is held by the first projector; a second stands by while the first renews it', async () => {
+    const a = lease('a');
+    const b = lease('b');
+    expect(await a.compete()).toBe(true);
+    expect(await b.compete()).toBe(false);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(a.holding).toBe(true);
+    expect(b.holding).toBe(false);
+    expect(store.doc).toMatchObject({ owner: 'a', token: 1 });
+    expect(a.fence().token()).toBe(1);
+    expect(b.fence().token()).toBeUndefined();
+    expect(a.healthy() && b.healthy()).toBe(true);
+  });
+
+  it('is taken over within TTL and two polls of the holder stopping, with a higher token; the old holder stops writing before that', async () => {
+    const a = lease('a');
+    const b = lease('b');
+    await a.compete();
+    await b.compete();
+    let active = false;
+    b.onActive(() => {
+      active = true;
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    store.pause('a'); // paused: no renewal reaches the server
+    const stoppedAt = Date.now();
+    let aStopped: number | undefined;
+    while (!b.holding) {
+      await vi.advanceTimersByTimeAsync(100);
+      if (aStopped === undefined && !a.holding) aStopped = Date.now();
+      expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    }
+    const takenAt = Date.now();
+    expect(takenAt - stoppedAt).toBeLessThanOrEqual(timing.ttlMs + 2 * timing.pollMs + timing.renewMs);
+    expect(aStopped).toBeDefined();
+    expect(aStopped!).toBeLessThan(takenAt);
+    expect(active).toBe(true);
+    expect(store.doc).toMatchObject({ owner: 'b', token: 2 });
+    expect(b.fence().token()).toBe(2);
+    expect(a.fence().valid()).toBe(false);
+  });
+
+  it('tells the old holder it lost the lease when it resumes, and refuses its writes meanwhile', async () => {
+    const a = lease('a');
+    const b = lease('b');
+    await a.compete();
+    await b.compete();
+    const lost = vi.fn();
+    a.onLost(lost);
+    store.pause('a');
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(b.holding).toBe(true);
+    expect(a.fence().valid()).toBe(false);
+    store.resume('a'); // its renewal under way reaches the server, which refuses it
+    await vi.advanceTimersByTimeAsync(10);
+    expect(lost).toHaveBeenCalledTimes(1);
+    expect(a.fence().token()).toBeUndefined();
+    expect(store.doc).toMatchObject({ owner: 'b', token: 2 });
+  });
+
+  it('is taken over at the next look once released', async () => {
+    const a = lease('a');
+    const b = lease('b');
+    await a.compete();
+    await b.compete();
+    await a.close();
+    await vi.advanceTimersByTimeAsync(timing.pollMs + 10);
+    expect(b.holding).toBe(true);
+    expect(store.doc).toMatchObject({ owner: 'b', token: 2 });
+  });
+
+  it('is unhealthy for a watcher when no projector holds it or the holder reports its projections stopped', async () => {
+    const watcher = lease('w');
+    await watcher.watch();
+    expect(watcher.healthy()).toBe(false); // nobody holds it
+    let failure: unknown;
+    const a = lease('a', { failure: () => failure });
+    await a.compete();
+    await vi.advanceTimersByTimeAsync(timing.pollMs + 10);
+    expect(watcher.healthy()).toBe(true);
+    failure = new Error('a projection threw');
+    expect(a.healthy()).toBe(false);
+    await vi.advanceTimersByTimeAsync(timing.renewMs + timing.pollMs + 10);
+    expect(watcher.healthy()).toBe(false);
+    expect(store.doc?.failure).toBe('a projection threw');
+    failure = undefined;
+    await vi.advanceTimersByTimeAsync(timing.renewMs + timing.pollMs + 10);
+    expect(watcher.healthy()).toBe(true);
+    store.pause('a'); // the holder died: its beat stops
+    await vi.advanceTimersByTimeAsync(timing.ttlMs + timing.pollMs);
+    expect(watcher.healthy()).toBe(false);
+  });
+});
