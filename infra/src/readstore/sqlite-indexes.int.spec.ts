@@ -53,6 +53,11 @@ function built(file: string): { indexes: Record<string, string[]>; sql: string[]
 }
 
 describe('the indexes of the SQLite read store', () => {
+  it('are declared by the projection that owns each collection', () => {
+    for (const p of allProjections()) for (const collection of Object.keys(p.listIndexes ?? {})) expect(Object.keys(p.collections), `${p.name}: ${collection}`).toContain(collection);
+    expect(Object.keys(listIndexes()).sort()).toEqual(['receipts', 'transactions']);
+  });
+
   it('are the ones existing data folders were built with, and a reopened folder builds and drops none', async () => {
     const file = join(dir, 'readmodels.sqlite');
     await (await open(file)).close();
