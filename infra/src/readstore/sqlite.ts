@@ -3,10 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { Aggregator, Query } from 'mingo';
+import { Aggregator } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
-import { compileFilter, type Predicate } from './compile';
-import { compareValues, getPath } from './sort';
+import type { Predicate } from './compile';
+import { getPath } from './sort';
+import { comparator, filterKey, predicate } from './sqlite-filters';
 import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
 import { ChangeTracker, compareSql, NoticeLog, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
 import { BulkRows } from './sqlite-bulk';
@@ -124,23 +125,6 @@ interface Table {
   writes: number;
 }
 
-function predicate(filter: Filter): Predicate {
-  const compiled = compileFilter(filter);
-  if (compiled) return compiled;
-  const query = new Query(filter);
-  return (d) => query.test(d as Record<string, unknown>);
-}
-
-/** A filter as a cache key, or undefined when it holds values JSON cannot tell apart (RegExp, Date). */
-function filterKey(filter: Filter): string | undefined {
-  let plain = true;
-  const key = JSON.stringify(filter, (_k, v: unknown) => {
-    if (v instanceof RegExp || v instanceof Date) plain = false;
-    return v;
-  });
-  return plain ? key : undefined;
-}
-
 /** The value of a sort path as SQL reads it (json_extract: a missing path is NULL). */
 function sortValue(doc: Doc, path: string): unknown {
   const v = path === '_id' ? doc._id : getPath(doc, path);
@@ -163,18 +147,6 @@ function shiftAnchors(a: Anchors, before: Doc | null, after: Doc | null): void {
 
 function tableName(collection: string): string {
   return /^[A-Za-z0-9_]+$/.test(collection) ? `c_${collection}` : `c_x${Buffer.from(collection).toString('hex')}`;
-}
-
-function comparator(sort: SortSpec): (a: Doc, b: Doc) => number {
-  const fields = Object.entries(sort);
-  if (!('_id' in sort)) fields.push(['_id', 1]);
-  return (a, b) => {
-    for (const [p, d] of fields) {
-      const c = compareValues(getPath(a, p), getPath(b, p));
-      if (c !== 0) return d === -1 ? -c : c;
-    }
-    return 0;
-  };
 }
 
 class SqliteCollection implements ReadCollection<Doc> {
