@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Aggregator } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
@@ -11,6 +10,7 @@ import { comparator, filterKey, predicate } from './sqlite-filters';
 import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
 import { ChangeTracker, compareSql, NoticeLog, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
 import { BulkRows } from './sqlite-bulk';
+import { CountingThread } from './sqlite-counter';
 import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
@@ -221,7 +221,7 @@ export class SqliteReadStore implements ReadStore {
   private group?: { since: number; docs: number; last: number };
   private groupTimer?: NodeJS.Timeout;
   /** The counting thread (countOffThread), started on first use. */
-  private counter?: { worker: Worker; next: number; waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }> };
+  private counter?: CountingThread;
   /** Counts of collections with at least this many rows run on the counting thread. */
   private readonly offThreadRows: number;
   private readonly staleCountWaitMs: number;
@@ -623,29 +623,7 @@ export class SqliteReadStore implements ReadStore {
    */
   protected countOffThread(sql: string, params: unknown[]): Promise<number> {
     this.commitGroup();
-    if (!this.counter) {
-      const worker = new Worker(new URL('./sqlite-count.mjs', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
-      worker.unref();
-      const counter = { worker, next: 0, waiting: new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>() };
-      worker.on('message', (m: { id: number; n?: number; error?: string }) => {
-        const w = counter.waiting.get(m.id);
-        counter.waiting.delete(m.id);
-        if (m.error !== undefined || m.n === undefined) w?.reject(new Error(m.error ?? 'no count'));
-        else w?.resolve(m.n);
-      });
-      worker.on('error', (error) => {
-        for (const w of counter.waiting.values()) w.reject(error);
-        counter.waiting.clear();
-        if (this.counter === counter) this.counter = undefined;
-      });
-      this.counter = counter;
-    }
-    const counter = this.counter;
-    const id = counter.next++;
-    return new Promise<number>((resolve, reject) => {
-      counter.waiting.set(id, { resolve, reject });
-      counter.worker.postMessage({ id, sql, params });
-    });
+    return (this.counter ??= new CountingThread(this.file)).count(sql, params);
   }
 
   /** Whether the open group is to be committed now: it reached its size or its age (a bulk flow's are larger). */
@@ -858,7 +836,7 @@ export class SqliteReadStore implements ReadStore {
     if (this.closed) return;
     this.closed = true;
     this.commitGroup();
-    void this.counter?.worker.terminate();
+    this.counter?.close();
     this.counter = undefined;
     try {
       if (!this.readOnly) this.db.pragma('optimize');
