@@ -11,6 +11,9 @@ import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './
 import { ChangeTracker, compareSql, NoticeLog, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
+import { GroupCommit } from './sqlite-group';
+
+export { BULK_GROUPS } from './sqlite-group';
 import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
@@ -25,22 +28,6 @@ const STALE_COUNT_WAIT_MS = 50;
 const ANCHOR_EVERY = 2000;
 /** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
 const INDEX_FORMAT = 2;
-/** A group transaction is committed after this long (ms) or this many documents. */
-const GROUP_MS = 200;
-const GROUP_DOCS = 10_000;
-/**
- * A group that has taken BULK_AT documents is a bulk flow (an import's rows, a catch-up): it stays
- * open while writes keep coming, up to GROUP_BULK_MS or GROUP_BULK_DOCS, and is committed once no
- * write came for GROUP_MS (or at once when the projector thread reaches the log's head, flush).
- * Each COMMIT writes every page its group changed to the log, and an import's rows change pages
- * of eight indexes at random: 100,000 rows into 100,000 in groups of 200 ms took 32.7 s to be
- * listed, in groups of up to 3 s 17.3 s (bench/import-cost.ts, ADR 0027 amendment).
- */
-const BULK_AT = 2_000;
-const GROUP_BULK_MS = 3_000;
-const GROUP_BULK_DOCS = 100_000;
-/** The bulk group limits, for a store whose commits never run on the request thread (the projector thread's). */
-export const BULK_GROUPS = { groupBulkMs: GROUP_BULK_MS, groupBulkDocs: GROUP_BULK_DOCS } as const;
 /** Ids per statement of a read by ids (readDocs). */
 const READ_IDS = 500;
 /** Rows per multi-row INSERT of a commit (writeChunk); two parameters each. */
@@ -69,7 +56,7 @@ export interface SqliteReadStoreOptions {
   readOnly?: boolean;
   /**
    * How long (ms) and how many documents a bulk flow's group transaction may hold (see
-   * GROUP_BULK_MS): the projector thread's store takes BULK_GROUPS; by default a bulk flow's
+   * sqlite-group.ts): the projector thread's store takes BULK_GROUPS; by default a bulk flow's
    * group is a small one's (200 ms, 10,000 documents), since its COMMIT runs on the thread that
    * writes, which elsewhere may be the request thread (projectors inline).
    */
@@ -184,6 +171,36 @@ class SqliteCollection implements ReadCollection<Doc> {
   }
 }
 
+/** The file's connection: a writer's, with the store's own tables; a reader's read-only (see readOnly). */
+function openDatabase(file: string, options: SqliteReadStoreOptions): Database.Database {
+  if (options.readOnly) {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('mmap_size = 0');
+    db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 2)}`);
+    db.pragma('temp_store = MEMORY');
+    return db;
+  }
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+  db.pragma('journal_mode = WAL');
+  // Durable through a process crash; a power cut may lose the last commits, writes and
+  // checkpoints together, and the projectors replay them from the event log.
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 128)}`);
+  db.pragma('temp_store = MEMORY');
+  // ANALYZE samples this many rows per index (milliseconds, not a pass over a million rows).
+  db.pragma('analysis_limit = 1000');
+  // Fewer, larger log checkpoints (each syncs the files): 16 MB of log between them.
+  db.pragma('wal_autocheckpoint = 4000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS _checkpoints (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS _kinds (coll TEXT NOT NULL, path TEXT NOT NULL, bits INTEGER NOT NULL, PRIMARY KEY (coll, path));
+    CREATE TABLE IF NOT EXISTS _indexes (coll TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (coll, fields));
+    ${SEQ_TABLE_SQL};
+  `);
+  return db;
+}
+
 /**
  * Read models in SQLite (docs/decisions/0020-read-models-on-disk.md): one table per
  * collection, each document a JSONB value keyed by `_id`; declared indexes become expression
@@ -217,15 +234,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly recounts = new Map<string, Promise<number | undefined>>();
   /** How long the last recount of each count took (ms): one known to take longer than the wait is not waited for. */
   private readonly recountMs = new Map<string, number>();
-  /** The open group transaction (see commit). */
-  private group?: { since: number; docs: number; last: number };
-  private groupTimer?: NodeJS.Timeout;
   /** The counting thread (countOffThread), started on first use. */
   private counter?: CountingThread;
   /** Counts of collections with at least this many rows run on the counting thread. */
   private readonly offThreadRows: number;
   private readonly staleCountWaitMs: number;
-  private failure?: Error;
   /** Opened with readOnly (see SqliteReadStoreOptions). */
   private readonly readOnly: boolean;
   /**
@@ -234,47 +247,22 @@ export class SqliteReadStore implements ReadStore {
    * trackChanges is on (undefined: not known).
    */
   onCommitted?: (notice?: CommitNotice) => void;
-  /** Bulk group limits (see GROUP_BULK_MS); options for tests. */
-  private readonly groupBulkMs: number;
-  private readonly groupBulkDocs: number;
-  /** Set by trackChanges: the changes of the open group, for its commit notice. */
-  private tracker?: ChangeTracker;
+  /** The group transaction of the writes (see commit). */
+  private readonly groups: GroupCommit;
   /** Set by followCommitNotices: the notices of the writer this connection follows. */
   private notices?: NoticeLog;
 
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
-    this.groupBulkMs = options.groupBulkMs ?? GROUP_MS;
-    this.groupBulkDocs = options.groupBulkDocs ?? GROUP_DOCS;
+    this.db = openDatabase(file, options);
+    this.groups = new GroupCommit(this.db, options, (notice) => this.onCommitted?.(notice));
     if (this.readOnly) {
-      this.db = new Database(file, { readonly: true, fileMustExist: true });
-      this.db.pragma('mmap_size = 0');
-      this.db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 2)}`);
-      this.db.pragma('temp_store = MEMORY');
       this.extra = {};
       this.offThreadRows = Infinity;
       this.staleCountWaitMs = 0;
       this.followOtherWriters();
       return;
     }
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
-    this.db.pragma('journal_mode = WAL');
-    // Durable through a process crash; a power cut may lose the last commits, writes and
-    // checkpoints together, and the projectors replay them from the event log.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 128)}`);
-    this.db.pragma('temp_store = MEMORY');
-    // ANALYZE samples this many rows per index (milliseconds, not a pass over a million rows).
-    this.db.pragma('analysis_limit = 1000');
-    // Fewer, larger log checkpoints (each syncs the files): 16 MB of log between them.
-    this.db.pragma('wal_autocheckpoint = 4000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS _checkpoints (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS _kinds (coll TEXT NOT NULL, path TEXT NOT NULL, bits INTEGER NOT NULL, PRIMARY KEY (coll, path));
-      CREATE TABLE IF NOT EXISTS _indexes (coll TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (coll, fields));
-      ${SEQ_TABLE_SQL};
-    `);
     this.extra = options.extraIndexes ?? {};
     this.offThreadRows = options.offThreadRows ?? 20_000;
     this.staleCountWaitMs = options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS;
@@ -309,7 +297,7 @@ export class SqliteReadStore implements ReadStore {
    * sequence number and its commit notice (onCommitted) says what it changed (ADR 0029).
    */
   trackChanges(): void {
-    this.tracker ??= new ChangeTracker();
+    this.groups.tracker ??= new ChangeTracker();
   }
 
   /**
@@ -586,15 +574,10 @@ export class SqliteReadStore implements ReadStore {
    * free between chunks, the checkpoints with the last one: after a crash in between, the
    * projectors replay the batch, and documents already written are skipped by their `_pos`
    * (unit-of-work.ts). Queries may meanwhile see part of such a batch (an import's rows).
-   *
-   * Units are grouped into one SQLite transaction for up to GROUP_MS (or GROUP_DOCS documents),
-   * a bulk flow's for up to GROUP_BULK_MS (GROUP_BULK_DOCS) while its writes keep coming: each
-   * commit writes every page it changed to the log, and a unit of 500 documents changes a page of
-   * every index per document, so one transaction per unit wrote about 30 times the data. A crash
-   * loses at most the open group, writes and checkpoints together (replayed).
+   * Units are grouped into one SQLite transaction (GroupCommit, sqlite-group.ts).
    */
   async commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
-    if (this.failure) throw this.failure;
+    if (this.groups.failure) throw this.groups.failure;
     const entries: Array<[Table, string, Doc | null]> = [];
     for (const [name, docs] of writes) {
       const t = this.table(name);
@@ -602,17 +585,9 @@ export class SqliteReadStore implements ReadStore {
     }
     for (let at = 0; at < entries.length || at === 0; at += CHUNK_DOCS) {
       const last = at + CHUNK_DOCS >= entries.length;
-      if (!this.db.inTransaction) {
-        this.db.exec('BEGIN IMMEDIATE');
-        this.group = { since: performance.now(), docs: 0, last: 0 };
-        this.tracker?.begin(this.db);
-      }
+      this.groups.open();
       this.writeChunk(entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
-      const group = this.group!;
-      group.docs += Math.min(CHUNK_DOCS, entries.length - at);
-      group.last = performance.now();
-      if (this.groupIsDue(group, group.last)) this.commitGroup();
-      else this.groupTimer ??= setTimeout(() => this.groupTimeUp(), GROUP_MS);
+      this.groups.wrote(Math.min(CHUNK_DOCS, entries.length - at));
       if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
@@ -622,43 +597,8 @@ export class SqliteReadStore implements ReadStore {
    * committed, so the open group is committed first.
    */
   protected countOffThread(sql: string, params: unknown[]): Promise<number> {
-    this.commitGroup();
+    this.groups.commit();
     return (this.counter ??= new CountingThread(this.file)).count(sql, params);
-  }
-
-  /** Whether the open group is to be committed now: it reached its size or its age (a bulk flow's are larger). */
-  private groupIsDue(group: { since: number; docs: number }, now: number): boolean {
-    const bulk = group.docs >= BULK_AT;
-    return group.docs >= (bulk ? Math.max(GROUP_DOCS, this.groupBulkDocs) : GROUP_DOCS) || now - group.since >= (bulk ? Math.max(GROUP_MS, this.groupBulkMs) : GROUP_MS);
-  }
-
-  /** The group's timer: committed when due or when no write came for GROUP_MS; else looked at again later. */
-  private groupTimeUp(): void {
-    this.groupTimer = undefined;
-    const group = this.group;
-    if (!group || !this.db.inTransaction) return;
-    const now = performance.now();
-    if (this.groupIsDue(group, now) || now - group.last >= GROUP_MS) this.commitGroup();
-    else this.groupTimer = setTimeout(() => this.groupTimeUp(), Math.max(1, GROUP_MS - (now - group.last)));
-  }
-
-  /** Ends the open group transaction (durable from here). */
-  private commitGroup(): void {
-    if (this.groupTimer) clearTimeout(this.groupTimer);
-    this.groupTimer = undefined;
-    this.group = undefined;
-    if (!this.db.open || !this.db.inTransaction) return;
-    const notice = this.tracker?.take();
-    try {
-      this.db.exec('COMMIT');
-      this.onCommitted?.(notice);
-    } catch (error) {
-      // The group's writes are gone and the projectors believe them applied: stop taking writes
-      // (the runner stops; a restart replays from the stored checkpoints).
-      this.failure = error instanceof Error ? error : new Error(String(error));
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      console.error('read store commit failed; restart to replay the read models:', error);
-    }
   }
 
   private writeChunk(entries: Array<[Table, string, Doc | null]>, checkpoints: Checkpoint[]): void {
@@ -678,12 +618,12 @@ export class SqliteReadStore implements ReadStore {
         for (const [t, docs] of byTable) {
           t.writes += docs.length;
           // A reader following this writer gets a small commit's documents before and after (ADR 0029).
-          const track = this.tracker?.wants(t.name, docs.length) ?? false;
+          const track = this.groups.tracker?.wants(t.name, docs.length) ?? false;
           if (t.counts.size > 0 || track) {
             const before = this.readDocs(t, docs.map(([id]) => id));
             for (const [id, doc] of docs) {
               if (t.counts.size > 0) counted.push([t, before.get(id) ?? null, doc]);
-              if (track) this.tracker!.record(t.name, before.get(id) ?? null, doc === null ? null : structuredClone(doc));
+              if (track) this.groups.tracker!.record(t.name, before.get(id) ?? null, doc === null ? null : structuredClone(doc));
             }
           }
           const rows: string[] = [];
@@ -720,8 +660,8 @@ export class SqliteReadStore implements ReadStore {
    * same id; kept counts and page cursors of the tables are dropped, not maintained.
    */
   async bulkLoad(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
-    if (this.failure) throw this.failure;
-    this.commitGroup();
+    if (this.groups.failure) throw this.groups.failure;
+    this.groups.commit();
     const bulk = (this.bulk ??= new BulkRows(this.db));
     // The documents' JSON and their order first, outside the transaction: the write lock is held
     // for the inserts only (a rebuild's other thread waits for it; ADR 0028 amendment).
@@ -785,9 +725,9 @@ export class SqliteReadStore implements ReadStore {
     // connection committed in between (a rebuild on several threads, rebuild-threads.ts: found at
     // 1,000,000 rows, where one thread's drop of a big table held the lock for seconds).
     this.db.transaction(() => {
-      this.tracker?.begin(this.db);
+      this.groups.tracker?.begin(this.db);
       for (const name of collections) {
-        this.tracker?.untracked(name);
+        this.groups.tracker?.untracked(name);
         const t = this.table(name);
         this.db.exec(`DROP TABLE IF EXISTS ${t.sql}`);
         this.db.exec(`CREATE TABLE ${t.sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
@@ -806,7 +746,7 @@ export class SqliteReadStore implements ReadStore {
       for (const name of checkpointNames) this.stmt('DELETE FROM _checkpoints WHERE name = ?').run(name);
     }).immediate();
     // Committed on its own (no group open): its notice now.
-    if (!inGroup && this.tracker) this.onCommitted?.(this.tracker.take());
+    if (!inGroup && this.groups.tracker) this.onCommitted?.(this.groups.tracker.take());
     // Prepared statements of a dropped table are invalid now.
     for (const [sql] of this.statements) if (collections.some((c) => sql.includes(`"${tableName(c)}"`))) this.statements.delete(sql);
     for (const c of collections) this.bulk?.forget(`"${tableName(c)}"`);
@@ -826,16 +766,16 @@ export class SqliteReadStore implements ReadStore {
       t.deferring = false;
       this.analyze(t);
     }
-    this.commitGroup();
+    this.groups.commit();
     // Statistics of tables that changed much since they were taken (cheap when none did).
     if (!this.otherWriters) this.db.pragma('optimize');
-    if (this.failure) throw this.failure;
+    if (this.groups.failure) throw this.groups.failure;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.commitGroup();
+    this.groups.commit();
     this.counter?.close();
     this.counter = undefined;
     try {
