@@ -1,33 +1,28 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Aggregator } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
-import type { Predicate } from './compile';
 import { getPath } from './sort';
 import { comparator, filterKey, predicate } from './sqlite-filters';
-import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
-import { ChangeTracker, compareSql, NoticeLog, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
+import { compileWhere, orderBy, pathExpr, recordKinds } from './sql-filter';
+import { ChangeTracker, compareSql, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
+import { indexName, KEPT_COUNTS, tableName, Tables, type Anchors, type Table } from './sqlite-tables';
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
 import { GroupCommit } from './sqlite-group';
+import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
 
 export { BULK_GROUPS } from './sqlite-group';
-import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
 const CHUNK_DOCS = 500;
-/** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page. */
-const KEPT_COUNTS = 16;
 /** Counts up to this many are read on the request thread from the index of their equalities (smallCount). */
 const SMALL_COUNT = 2_000;
 /** How long a count waits for its recount before answering with the last known one (see lastCounts). */
 const STALE_COUNT_WAIT_MS = 50;
 /** Following commit notices: a deep page is read from an anchor at most this many rows before it (see anchoredIds). */
 const ANCHOR_EVERY = 2000;
-/** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
-const INDEX_FORMAT = 2;
 /** Ids per statement of a read by ids (readDocs). */
 const READ_IDS = 500;
 /** Rows per multi-row INSERT of a commit (writeChunk); two parameters each. */
@@ -70,48 +65,6 @@ export interface SqliteReadStoreOptions {
   busyTimeoutMs?: number;
 }
 
-interface KeptCount {
-  n: number;
-  test: Predicate;
-  /** Following commit notices: the sequence number the count is of (see NoticeLog). */
-  seq?: number;
-}
-
-/**
- * Following commit notices: positions in a sorted list (ADR 0029), so that a deep page is read
- * from the nearest one by its sort key (keyset) instead of walking its whole offset. Each anchor
- * holds the row's sort values (the last one its id) and how many rows sort up to it, itself included.
- */
-interface Anchors {
-  seq: number;
-  test: Predicate;
-  /** The sort, `_id` last. */
-  sort: Array<[string, 1 | -1]>;
-  at: Array<{ offset: number; values: unknown[] }>;
-}
-
-interface Table {
-  name: string;
-  sql: string;
-  kinds: PathKinds;
-  indexes: string[][];
-  /** Declared indexes not built yet: a collection filled from empty gets them after its load (see drop). */
-  pending: string[][];
-  /** Filled from empty: indexes declared now wait in `pending` too. */
-  deferring: boolean;
-  counts: Map<string, KeptCount>;
-  /** Where findInPages-style readers left off: filter and skip -> last id served. */
-  cursors: Map<string, string>;
-  /** Following commit notices: the sequence number the cursors were left at. */
-  cursorsSeq?: number;
-  /** Following commit notices: anchors of sorted lists, by filter and order (see Anchors). */
-  anchors?: Map<string, Anchors>;
-  /** Following commit notices: another connection committed since kinds and indexes were read. */
-  stale?: boolean;
-  /** Bumped by every write to the table (a count read elsewhere is kept only if none came meanwhile). */
-  writes: number;
-}
-
 /** The value of a sort path as SQL reads it (json_extract: a missing path is NULL). */
 function sortValue(doc: Doc, path: string): unknown {
   const v = path === '_id' ? doc._id : getPath(doc, path);
@@ -130,10 +83,6 @@ function shiftAnchors(a: Anchors, before: Doc | null, after: Doc | null): void {
     return 1;
   };
   for (const x of a.at) x.offset += upTo(after, x.values) - upTo(before, x.values);
-}
-
-function tableName(collection: string): string {
-  return /^[A-Za-z0-9_]+$/.test(collection) ? `c_${collection}` : `c_x${Buffer.from(collection).toString('hex')}`;
 }
 
 class SqliteCollection implements ReadCollection<Doc> {
@@ -215,12 +164,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly statements = new Map<string, Database.Statement>();
   /** Multi-row statements of bulk loads (see bulkLoad). */
   private bulk?: BulkRows;
-  private readonly tables = new Map<string, Table>();
+  /** The collections' tables, and whether another connection writes the file. */
+  private readonly tables: Tables;
   private readonly collections = new Map<string, SqliteCollection>();
   private readonly extra: Record<string, string[][]>;
   private closed = false;
-  /** Set when another process writes this file (see followOtherWriters). */
-  private otherWriters?: { version: Database.Statement; seen: unknown };
   /**
    * With other writers (followOtherWriters): the last count known per collection and filter,
    * from before another connection's commit. A big table's recount that takes longer than
@@ -249,12 +197,10 @@ export class SqliteReadStore implements ReadStore {
   onCommitted?: (notice?: CommitNotice) => void;
   /** The group transaction of the writes (see commit). */
   private readonly groups: GroupCommit;
-  /** Set by followCommitNotices: the notices of the writer this connection follows. */
-  private notices?: NoticeLog;
-
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
     this.db = openDatabase(file, options);
+    this.tables = new Tables(this.db, (sql) => this.stmt(sql), this.readOnly, (tables) => this.rememberCounts(tables));
     this.groups = new GroupCommit(this.db, options, (notice) => this.onCommitted?.(notice));
     if (this.readOnly) {
       this.extra = {};
@@ -278,18 +224,9 @@ export class SqliteReadStore implements ReadStore {
     return s;
   }
 
-  /**
-   * For a process that reads what another process's projectors write (PAPERLINK_ROLE command
-   * or query, ADR 0025): what this connection keeps about the tables (the paths' kinds, the
-   * indexes, kept counts and page cursors) is dropped whenever another connection has
-   * committed since it was read (SQLite's data_version), and read again from the file.
-   */
+  /** Reads what another process writes to this file (Tables.followOtherWriters, ADR 0025). */
   followOtherWriters(): void {
-    // The projector's group transactions hold the write lock up to a second: a table this
-    // process creates first (an empty collection) waits for it instead of failing at once.
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.prepare('PRAGMA data_version').pluck();
-    this.otherWriters = { version, seen: version.get() };
+    this.tables.followOtherWriters();
   }
 
   /**
@@ -300,26 +237,14 @@ export class SqliteReadStore implements ReadStore {
     this.groups.tracker ??= new ChangeTracker();
   }
 
-  /**
-   * For a reader that follows another connection's writes (followOtherWriters) and gets that
-   * writer's commit notices (receiveNotice): kept counts, page anchors and cursors are brought
-   * forward through each commit by its notice instead of being dropped (ADR 0029).
-   */
+  /** Brings what is kept forward through the followed writer's commits by their notices (Tables.followCommitNotices, ADR 0029). */
   followCommitNotices(): void {
-    if (!this.otherWriters) throw new Error('followCommitNotices follows another writer (followOtherWriters first)');
-    this.notices ??= new NoticeLog();
-    this.notices.seq = this.readSeq();
+    this.tables.followCommitNotices();
   }
 
   /** A commit notice of the writer (undefined: a commit whose changes are not known: everything kept is dropped). */
   receiveNotice(notice: CommitNotice | undefined): void {
-    if (!this.notices) return;
-    if (notice) {
-      this.notices.add(notice);
-      return;
-    }
-    this.notices.clear();
-    this.forgetKept();
+    this.tables.receiveNotice(notice);
   }
 
   /**
@@ -335,7 +260,7 @@ export class SqliteReadStore implements ReadStore {
       seen.add(id);
       out.push([collection, key, n]);
     };
-    for (const [name, t] of this.tables) for (const [key, kept] of t.counts) add(name, key, kept.n);
+    for (const [name, t] of this.tables.byName) for (const [key, kept] of t.counts) add(name, key, kept.n);
     for (const [name, last] of this.lastCounts) for (const [key, n] of last) add(name, key, n);
     return out;
   }
@@ -355,86 +280,26 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** Counts kept so far become the last known ones (see count), and every table is read again. */
-  private forgetKept(): void {
-    for (const [tableName_, kept] of this.tables) {
-      let last = this.lastCounts.get(tableName_);
-      if (!last) this.lastCounts.set(tableName_, (last = new Map()));
+  /** Counts kept of tables whose kept values are dropped become the last known ones (see count). */
+  private rememberCounts(tables: ReadonlyMap<string, Table>): void {
+    for (const [name, kept] of tables) {
+      let last = this.lastCounts.get(name);
+      if (!last) this.lastCounts.set(name, (last = new Map()));
       for (const [key, c] of kept.counts) last.set(key, c.n);
     }
-    this.tables.clear();
-  }
-
-  private readSeq(): number {
-    return this.stmt(`SELECT ${SEQ_SQL}`).pluck().get() as number;
   }
 
   /** A table about to be queried (not read by id): with its indexes. */
   private readTable(name: string): Table {
-    const t = this.table(name);
+    const t = this.tables.get(name);
     this.buildPending(t);
     return t;
-  }
-
-  /** A collection's table, created on first use, with what is known about its paths. */
-  private table(name: string): Table {
-    if (this.otherWriters) {
-      const now = this.otherWriters.version.get();
-      if (now !== this.otherWriters.seen) {
-        this.otherWriters.seen = now;
-        if (this.notices) {
-          // What is kept is brought forward by the notices when used; kinds and indexes are read again.
-          this.notices.seq = this.readSeq();
-          for (const kept of this.tables.values()) kept.stale = true;
-        } else this.forgetKept();
-      }
-    }
-    let t = this.tables.get(name);
-    if (t?.stale) this.reread(t);
-    if (t) return t;
-    const sql = `"${tableName(name)}"`;
-    this.createTable(sql, name);
-    const kinds: PathKinds = new Map();
-    for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
-    const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
-    const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(name)) as string[]);
-    t = { name, sql, kinds, indexes, pending: [], deferring: false, counts: new Map(), cursors: new Map(), writes: 0 };
-    const expected = new Set(indexes.map((fields) => this.indexName(t!, fields)));
-    t.pending = indexes.filter((fields) => !built.has(this.indexName(t!, fields)));
-    t.deferring = t.pending.length > 0;
-    // Indexes of an earlier format (INDEX_FORMAT) cost every write and serve nothing.
-    if (!this.otherWriters) for (const old of built) if (old.startsWith('ix_') && !expected.has(old)) this.db.exec(`DROP INDEX "${old}"`);
-    this.tables.set(name, t);
-    return t;
-  }
-
-  /** Following commit notices: a table's kinds and indexes read again after another connection's commit (what is kept stays). */
-  private reread(t: Table): void {
-    t.stale = false;
-    this.createTable(t.sql, t.name);
-    t.kinds.clear();
-    for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(t.name) as Array<{ path: string; bits: number }>) t.kinds.set(row.path, row.bits);
-    t.indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(t.name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
-    const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(t.name)) as string[]);
-    t.pending = t.indexes.filter((fields) => !built.has(this.indexName(t, fields)));
-    t.deferring = t.pending.length > 0;
-  }
-
-  /** A collection's table; read-only, a temporary empty one where the file has none yet. */
-  private createTable(sql: string, name: string): void {
-    const exists = this.readOnly && this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(tableName(name)) !== undefined;
-    if (exists) return;
-    this.db.exec(`CREATE ${this.readOnly ? 'TEMP ' : ''}TABLE IF NOT EXISTS ${sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     let c = this.collections.get(name);
     if (!c) this.collections.set(name, (c = new SqliteCollection(this, name)));
     return c as unknown as ReadCollection<T>;
-  }
-
-  private indexName(t: Table, fields: string[]): string {
-    return `ix_${createHash('sha1').update(`${INDEX_FORMAT}\0${t.name}\0${fields.join('\0')}`).digest('hex').slice(0, 12)}`;
   }
 
   /**
@@ -446,7 +311,7 @@ export class SqliteReadStore implements ReadStore {
    */
   private createIndex(t: Table, fields: string[]): void {
     const columns = [...keyFields(fields).filter((f) => f !== '_id').map(pathExpr), 'id DESC', ...includedFields(fields).map(pathExpr)];
-    this.db.exec(`CREATE INDEX IF NOT EXISTS "${this.indexName(t, fields)}" ON ${t.sql} (${columns.join(', ')})`);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS "${indexName(t, fields)}" ON ${t.sql} (${columns.join(', ')})`);
   }
 
   /**
@@ -471,7 +336,7 @@ export class SqliteReadStore implements ReadStore {
       while (at < order.length && pinned.has(order[at]!)) at++;
       if (at < order.length && order[at] === keys[0] && (!best || at > best.at)) best = { fields, at };
     }
-    return best ? ` INDEXED BY "${this.indexName(t, best.fields)}"` : '';
+    return best ? ` INDEXED BY "${indexName(t, best.fields)}"` : '';
   }
 
   /** `INDEXED BY` the index a query names by its fields (FindOptions.hint), when the table has it built. */
@@ -479,18 +344,18 @@ export class SqliteReadStore implements ReadStore {
     if (!hint || hint.length === 0) return '';
     // By its keys: the (companyId, transaction_date) a query names is the index that carries included fields too.
     const fields = t.indexes.find((i) => i.join('\0') === hint.join('\0')) ?? t.indexes.find((i) => keyFields(i).join('\0') === hint.join('\0'));
-    return fields && !t.pending.includes(fields) ? ` INDEXED BY "${this.indexName(t, fields)}"` : '';
+    return fields && !t.pending.includes(fields) ? ` INDEXED BY "${indexName(t, fields)}"` : '';
   }
 
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
-    const t = this.table(collection);
+    const t = this.tables.get(collection);
     const { wanted, replaced } = withoutReplaced([...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])]);
     for (const fields of t.indexes.filter(replaced)) {
       // Replaced by one with included fields (a data folder from before them): it goes, that one is built.
-      if (!this.otherWriters) {
+      if (!this.tables.otherWriters) {
         this.db.transaction(() => {
           this.stmt('DELETE FROM _indexes WHERE coll = ? AND fields = ?').run(collection, JSON.stringify(fields));
-          this.db.exec(`DROP INDEX IF EXISTS "${this.indexName(t, fields)}"`);
+          this.db.exec(`DROP INDEX IF EXISTS "${indexName(t, fields)}"`);
         }).immediate();
       }
       t.indexes = t.indexes.filter((i) => i !== fields);
@@ -514,7 +379,7 @@ export class SqliteReadStore implements ReadStore {
    * the rows arrive. Not in a process that follows another's writes (it never writes).
    */
   private buildPending(t: Table): void {
-    if (!t.deferring || this.otherWriters) return;
+    if (!t.deferring || this.tables.otherWriters) return;
     const pending = t.pending;
     this.db.transaction(() => {
       for (const fields of pending) this.createIndex(t, fields);
@@ -540,11 +405,11 @@ export class SqliteReadStore implements ReadStore {
 
   /** Synchronous: one indexed read (the projectors' unit of work and company settings use it). */
   peek(collection: string, id: string): Doc | null {
-    return this.readDoc(this.table(collection), id);
+    return this.readDoc(this.tables.get(collection), id);
   }
 
   async getMany(collection: string, ids: string[]): Promise<Map<string, Doc>> {
-    return this.readDocs(this.table(collection), ids);
+    return this.readDocs(this.tables.get(collection), ids);
   }
 
   /**
@@ -580,7 +445,7 @@ export class SqliteReadStore implements ReadStore {
     if (this.groups.failure) throw this.groups.failure;
     const entries: Array<[Table, string, Doc | null]> = [];
     for (const [name, docs] of writes) {
-      const t = this.table(name);
+      const t = this.tables.get(name);
       for (const [id, doc] of docs) entries.push([t, id, doc]);
     }
     for (let at = 0; at < entries.length || at === 0; at += CHUNK_DOCS) {
@@ -666,7 +531,7 @@ export class SqliteReadStore implements ReadStore {
     // The documents' JSON and their order first, outside the transaction: the write lock is held
     // for the inserts only (a rebuild's other thread waits for it; ADR 0028 amendment).
     const loads = [...writes].map(([name, docs]) => {
-      const t = this.table(name);
+      const t = this.tables.get(name);
       const rows: Array<[string, string]> = [];
       const gone: string[] = [];
       let newKinds = false;
@@ -728,7 +593,7 @@ export class SqliteReadStore implements ReadStore {
       this.groups.tracker?.begin(this.db);
       for (const name of collections) {
         this.groups.tracker?.untracked(name);
-        const t = this.table(name);
+        const t = this.tables.get(name);
         this.db.exec(`DROP TABLE IF EXISTS ${t.sql}`);
         this.db.exec(`CREATE TABLE ${t.sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
         // Filled from empty by a rebuild: the indexes are built when it is first read or
@@ -755,9 +620,9 @@ export class SqliteReadStore implements ReadStore {
   /** Ends the open group transaction, if any. */
   async flush(): Promise<void> {
     // Pending indexes one at a time, the event loop free between them (a million rows: seconds each).
-    for (const t of [...this.tables.values()]) {
-      if (!t.deferring || this.otherWriters) continue;
-      while (t.pending.length > 0 && this.tables.get(t.name) === t) {
+    for (const t of [...this.tables.byName.values()]) {
+      if (!t.deferring || this.tables.otherWriters) continue;
+      while (t.pending.length > 0 && this.tables.byName.get(t.name) === t) {
         this.createIndex(t, t.pending[0]!);
         t.pending.shift();
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -768,7 +633,7 @@ export class SqliteReadStore implements ReadStore {
     }
     this.groups.commit();
     // Statistics of tables that changed much since they were taken (cheap when none did).
-    if (!this.otherWriters) this.db.pragma('optimize');
+    if (!this.tables.otherWriters) this.db.pragma('optimize');
     if (this.groups.failure) throw this.groups.failure;
   }
 
@@ -791,17 +656,17 @@ export class SqliteReadStore implements ReadStore {
     const kept = key === undefined ? undefined : t.counts.get(key);
     if (!kept) return undefined;
     t.counts.delete(key!);
-    if (this.notices) {
+    if (this.tables.notices) {
       // Brought through the writer's commits since it was counted by their notices (ADR 0029);
       // without them it is only the last known count.
-      const moved = kept.seq !== undefined && this.notices.rollForward(t.name, kept.seq, (before, after) => {
+      const moved = kept.seq !== undefined && this.tables.notices.rollForward(t.name, kept.seq, (before, after) => {
         kept.n += (after !== null && kept.test(after) ? 1 : 0) - (before !== null && kept.test(before) ? 1 : 0);
       });
       if (!moved) {
         this.lastKnown(t.name, key!, kept.n);
         return undefined;
       }
-      kept.seq = this.notices.seq;
+      kept.seq = this.tables.notices.seq;
     }
     t.counts.set(key!, kept);
     return kept.n;
@@ -814,7 +679,7 @@ export class SqliteReadStore implements ReadStore {
   private keepCount(t: Table, filter: Filter, n: number, seq?: number): void {
     const key = filterKey(filter);
     if (key === undefined) return;
-    if (this.notices && seq === undefined) {
+    if (this.tables.notices && seq === undefined) {
       this.lastKnown(t.name, key, n);
       return;
     }
@@ -830,13 +695,13 @@ export class SqliteReadStore implements ReadStore {
 
   /** Following commit notices: a count and the sequence number of the commits it includes, in one statement. */
   private countSql(t: Table, where: string, indexed = ''): string {
-    return this.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql}${indexed} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql}${indexed} WHERE ${where}`;
+    return this.tables.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql}${indexed} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql}${indexed} WHERE ${where}`;
   }
 
   /** `INDEXED BY` the index with included fields a count of `filter` reads alone (covering.ts), if any. */
   private coveringCount(t: Table, filter: Filter): string {
     const cover = coveringIndexFor(t.indexes.filter((i) => !t.pending.includes(i)), filter);
-    return cover ? ` INDEXED BY "${this.indexName(t, cover)}"` : '';
+    return cover ? ` INDEXED BY "${indexName(t, cover)}"` : '';
   }
 
   private static counted(value: unknown): { n: number; seq?: number } {
@@ -884,8 +749,8 @@ export class SqliteReadStore implements ReadStore {
               const { n: counted, seq: at } = SqliteReadStore.counted(value);
               // Following notices: kept with the commits it includes. Otherwise kept only when
               // nothing was written meanwhile (the writes would be missing from it).
-              if (this.notices) this.keepCount(t, filter, counted, at);
-              else if (t.writes === writes && this.tables.get(name) === t) this.keepCount(t, filter, counted);
+              if (this.tables.notices) this.keepCount(t, filter, counted, at);
+              else if (t.writes === writes && this.tables.byName.get(name) === t) this.keepCount(t, filter, counted);
               if (key !== undefined) this.lastCounts.get(name)?.set(key, counted);
               return counted;
             },
@@ -911,7 +776,7 @@ export class SqliteReadStore implements ReadStore {
       const test = predicate(where.rest);
       // Following notices: the sequence number read in the same read transaction as the rows.
       this.db.transaction(() => {
-        if (this.notices) seq = this.readSeq();
+        if (this.tables.notices) seq = this.tables.readSeq();
         for (const d of this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().iterate(...where.sql.params) as Iterable<string>) {
           if (test(JSON.parse(d))) n++;
         }
@@ -932,9 +797,9 @@ export class SqliteReadStore implements ReadStore {
     const pinned = new Set(keys);
     const index = t.indexes.find((fields) => !t.pending.includes(fields) && keyFields(fields).length >= pinned.size && keyFields(fields).slice(0, pinned.size).every((f) => pinned.has(f)));
     if (!index) return undefined;
-    const inner = `SELECT count(*) FROM (SELECT 1 FROM ${t.sql} INDEXED BY "${this.indexName(t, index)}" WHERE ${where.sql} LIMIT ${SMALL_COUNT + 1})`;
+    const inner = `SELECT count(*) FROM (SELECT 1 FROM ${t.sql} INDEXED BY "${indexName(t, index)}" WHERE ${where.sql} LIMIT ${SMALL_COUNT + 1})`;
     try {
-      const got = SqliteReadStore.counted(this.stmt(this.notices ? `SELECT json_array((${inner}), ${SEQ_SQL})` : inner).pluck().get(...where.params));
+      const got = SqliteReadStore.counted(this.stmt(this.tables.notices ? `SELECT json_array((${inner}), ${SEQ_SQL})` : inner).pluck().get(...where.params));
       return got.n <= SMALL_COUNT ? got : undefined;
     } catch {
       return undefined; // the index cannot answer this filter as compiled: count as before
@@ -960,7 +825,7 @@ export class SqliteReadStore implements ReadStore {
         let ids: string[] | undefined;
         try {
           // Deep in a sorted list, following commit notices: from the nearest anchor (ADR 0029).
-          if (indexed && this.notices && sorted && skip >= ANCHOR_EVERY) ids = this.anchoredIds(t, filter, options.sort!, where.sql, indexed, skip, limit);
+          if (indexed && this.tables.notices && sorted && skip >= ANCHOR_EVERY) ids = this.anchoredIds(t, filter, options.sort!, where.sql, indexed, skip, limit);
           ids ??= idsBy(indexed);
         } catch (error) {
           if (!indexed) throw error;
@@ -1034,7 +899,7 @@ export class SqliteReadStore implements ReadStore {
     if (!sort.some(([p]) => p === '_id')) sort.push(['_id', 1]);
     const exprs = sort.map(([p]) => pathExpr(p));
     const order = sort.map(([, d], i) => `${exprs[i]} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ');
-    const notices = this.notices!;
+    const notices = this.tables.notices!;
     const anchorKey = `${key}\0${order}`;
     t.anchors ??= new Map();
     let a = t.anchors.get(anchorKey);
@@ -1064,7 +929,7 @@ export class SqliteReadStore implements ReadStore {
     };
     return this.db.transaction((): string[] | undefined => {
       // What the notices describe is what this read sees, or the anchors are not used.
-      if (this.readSeq() !== notices.seq) return undefined;
+      if (this.tables.readSeq() !== notices.seq) return undefined;
       let base: { offset: number; values?: unknown[] } = { offset: 0 };
       for (const x of anchors.at) if (x.offset <= skip) base = x;
       while (base.offset + ANCHOR_EVERY <= skip) {
@@ -1110,11 +975,11 @@ export class SqliteReadStore implements ReadStore {
 
   mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {
     const t = this.readTable(name);
-    if (this.notices && t.cursorsSeq !== this.notices.seq) {
+    if (this.tables.notices && t.cursorsSeq !== this.tables.notices.seq) {
       // Following commit notices: cursors stay only through commits that did not write the table.
       let changed = false;
-      if (t.cursorsSeq === undefined || !this.notices.rollForward(t.name, t.cursorsSeq, () => (changed = true)) || changed) t.cursors.clear();
-      t.cursorsSeq = this.notices.seq;
+      if (t.cursorsSeq === undefined || !this.tables.notices.rollForward(t.name, t.cursorsSeq, () => (changed = true)) || changed) t.cursors.clear();
+      t.cursorsSeq = this.tables.notices.seq;
     }
     const where = compileWhere(filter, t.kinds);
     const key = filterKey(filter);
