@@ -11,7 +11,8 @@ import { indexName, KEPT_COUNTS, tableName, Tables, type Anchors, type Table } f
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
 import { GroupCommit } from './sqlite-group';
-import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
+import { keyFields } from './covering';
+import { Indexes } from './sqlite-indexes';
 
 export { BULK_GROUPS } from './sqlite-group';
 
@@ -167,7 +168,8 @@ export class SqliteReadStore implements ReadStore {
   /** The collections' tables, and whether another connection writes the file. */
   private readonly tables: Tables;
   private readonly collections = new Map<string, SqliteCollection>();
-  private readonly extra: Record<string, string[][]>;
+  /** The tables' indexes, declared and extra (see extraIndexes). */
+  private readonly indexes: Indexes;
   private closed = false;
   /**
    * With other writers (followOtherWriters): the last count known per collection and filter,
@@ -202,14 +204,13 @@ export class SqliteReadStore implements ReadStore {
     this.db = openDatabase(file, options);
     this.tables = new Tables(this.db, (sql) => this.stmt(sql), this.readOnly, (tables) => this.rememberCounts(tables));
     this.groups = new GroupCommit(this.db, options, (notice) => this.onCommitted?.(notice));
+    this.indexes = new Indexes(this.tables, this.readOnly ? {} : options.extraIndexes ?? {});
     if (this.readOnly) {
-      this.extra = {};
       this.offThreadRows = Infinity;
       this.staleCountWaitMs = 0;
       this.followOtherWriters();
       return;
     }
-    this.extra = options.extraIndexes ?? {};
     this.offThreadRows = options.offThreadRows ?? 20_000;
     this.staleCountWaitMs = options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS;
   }
@@ -289,113 +290,14 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** A table about to be queried (not read by id): with its indexes. */
-  private readTable(name: string): Table {
-    const t = this.tables.get(name);
-    this.buildPending(t);
-    return t;
-  }
-
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
     let c = this.collections.get(name);
     if (!c) this.collections.set(name, (c = new SqliteCollection(this, name)));
     return c as unknown as ReadCollection<T>;
   }
 
-  /**
-   * The fields, then `id DESC`: lists sort descending by default with ties by ascending id,
-   * which a backward scan of the index then reads in order (no sort of equal keys: a page
-   * 25,000 entries deep into a million by date took 50-110 ms sorting each day's ties).
-   * Included fields (`+name`, covering.ts) come after the id: they change no order, and a filter
-   * on them is decided from the index entry (a count reads the index alone).
-   */
-  private createIndex(t: Table, fields: string[]): void {
-    const columns = [...keyFields(fields).filter((f) => f !== '_id').map(pathExpr), 'id DESC', ...includedFields(fields).map(pathExpr)];
-    this.db.exec(`CREATE INDEX IF NOT EXISTS "${indexName(t, fields)}" ON ${t.sql} (${columns.join(', ')})`);
-  }
-
-  /**
-   * The index that reads a sorted page in order: its first fields pinned by equalities of the
-   * filter, the next ones the sort's keys. Without statistics SQLite prefers a range on another
-   * index and sorts every match (a date range sorted by amount: 120,000 rows of a million);
-   * read in order from a covering index, a page costs the entries up to it.
-   */
-  private orderIndex(t: Table, filter: Filter, sort: SortSpec | undefined): string {
-    const keys = Object.keys(sort ?? {});
-    if (keys.length === 0) return '';
-    const pinned = new Set(Object.entries(filter).filter(([k, v]) => !k.startsWith('$') && (typeof v === 'string' || typeof v === 'number')).map(([k]) => k));
-    // Of the indexes that read the order, the one that pins the most equalities: a member's
-    // receipts by upload date are read from (companyId, userId, upload_date), not from the
-    // company's (companyId, upload_date) filtered row by row (100,000 entries for a member with
-    // none: 76 ms a page).
-    let best: { fields: string[]; at: number } | undefined;
-    for (const fields of t.indexes) {
-      if (t.pending.includes(fields)) continue;
-      const order = keyFields(fields);
-      let at = 0;
-      while (at < order.length && pinned.has(order[at]!)) at++;
-      if (at < order.length && order[at] === keys[0] && (!best || at > best.at)) best = { fields, at };
-    }
-    return best ? ` INDEXED BY "${indexName(t, best.fields)}"` : '';
-  }
-
-  /** `INDEXED BY` the index a query names by its fields (FindOptions.hint), when the table has it built. */
-  private hintIndex(t: Table, hint: readonly string[] | undefined): string {
-    if (!hint || hint.length === 0) return '';
-    // By its keys: the (companyId, transaction_date) a query names is the index that carries included fields too.
-    const fields = t.indexes.find((i) => i.join('\0') === hint.join('\0')) ?? t.indexes.find((i) => keyFields(i).join('\0') === hint.join('\0'));
-    return fields && !t.pending.includes(fields) ? ` INDEXED BY "${indexName(t, fields)}"` : '';
-  }
-
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
-    const t = this.tables.get(collection);
-    const { wanted, replaced } = withoutReplaced([...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])]);
-    for (const fields of t.indexes.filter(replaced)) {
-      // Replaced by one with included fields (a data folder from before them): it goes, that one is built.
-      if (!this.tables.otherWriters) {
-        this.db.transaction(() => {
-          this.stmt('DELETE FROM _indexes WHERE coll = ? AND fields = ?').run(collection, JSON.stringify(fields));
-          this.db.exec(`DROP INDEX IF EXISTS "${indexName(t, fields)}"`);
-        }).immediate();
-      }
-      t.indexes = t.indexes.filter((i) => i !== fields);
-      t.pending = t.pending.filter((i) => i !== fields);
-    }
-    for (const fields of wanted) {
-      if (fields.length === 0 || t.indexes.some((i) => i.join('\0') === fields.join('\0'))) continue;
-      const later = t.deferring;
-      this.db.transaction(() => {
-        if (!later) this.createIndex(t, fields);
-        this.stmt('INSERT OR IGNORE INTO _indexes (coll, fields) VALUES (?, ?)').run(collection, JSON.stringify(fields));
-      }).immediate();
-      t.indexes.push(fields);
-      if (later) t.pending.push(fields);
-    }
-  }
-
-  /**
-   * Builds the indexes a collection filled from empty was waiting for. SQLite builds an index
-   * from a sort of the whole table, several times faster than updating it row by row while
-   * the rows arrive. Not in a process that follows another's writes (it never writes).
-   */
-  private buildPending(t: Table): void {
-    if (!t.deferring || this.tables.otherWriters) return;
-    const pending = t.pending;
-    this.db.transaction(() => {
-      for (const fields of pending) this.createIndex(t, fields);
-    }).immediate();
-    t.pending = [];
-    t.deferring = false;
-    this.analyze(t);
-  }
-
-  /**
-   * Statistics of a table (a sample: analysis_limit): without them SQLite reads a filter that
-   * selects most of a company's rows through the companyId index, a random lookup per row (a
-   * count of 1,000,000 unmatched transactions took 11 s), where a scan of the table is sequential.
-   */
-  private analyze(t: Table): void {
-    this.db.exec(`ANALYZE ${t.sql}`);
+    this.indexes.ensure(collection, indexes);
   }
 
   private readDoc(t: Table, id: string): Doc | null {
@@ -601,7 +503,7 @@ export class SqliteReadStore implements ReadStore {
         // live one answers and switched to without a pause.
         t.deferring = !/__g\d+$/.test(name);
         if (t.deferring) t.pending = [...t.indexes];
-        else for (const fields of t.indexes) this.createIndex(t, fields);
+        else for (const fields of t.indexes) this.indexes.create(t, fields);
         this.stmt('DELETE FROM _kinds WHERE coll = ?').run(name);
         t.kinds.clear();
         t.counts.clear();
@@ -619,18 +521,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** Ends the open group transaction, if any. */
   async flush(): Promise<void> {
-    // Pending indexes one at a time, the event loop free between them (a million rows: seconds each).
-    for (const t of [...this.tables.byName.values()]) {
-      if (!t.deferring || this.tables.otherWriters) continue;
-      while (t.pending.length > 0 && this.tables.byName.get(t.name) === t) {
-        this.createIndex(t, t.pending[0]!);
-        t.pending.shift();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      if (t.pending.length > 0) continue;
-      t.deferring = false;
-      this.analyze(t);
-    }
+    await this.indexes.buildAllPending();
     this.groups.commit();
     // Statistics of tables that changed much since they were taken (cheap when none did).
     if (!this.tables.otherWriters) this.db.pragma('optimize');
@@ -698,12 +589,6 @@ export class SqliteReadStore implements ReadStore {
     return this.tables.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql}${indexed} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql}${indexed} WHERE ${where}`;
   }
 
-  /** `INDEXED BY` the index with included fields a count of `filter` reads alone (covering.ts), if any. */
-  private coveringCount(t: Table, filter: Filter): string {
-    const cover = coveringIndexFor(t.indexes.filter((i) => !t.pending.includes(i)), filter);
-    return cover ? ` INDEXED BY "${indexName(t, cover)}"` : '';
-  }
-
   private static counted(value: unknown): { n: number; seq?: number } {
     if (typeof value !== 'string') return { n: value as number };
     const [n, seq] = JSON.parse(value) as [number, number];
@@ -712,14 +597,14 @@ export class SqliteReadStore implements ReadStore {
 
   /** The number of matches, kept through writes once asked for (lists ask on every page). */
   async count(name: string, filter: Filter): Promise<number> {
-    const t = this.readTable(name);
+    const t = this.indexes.read(name);
     const kept = this.keptCount(t, filter);
     if (kept !== undefined) return kept;
     const where = compileWhere(filter, t.kinds);
     let n = 0;
     let seq: number | undefined;
     if (!where.rest) {
-      const sql = this.countSql(t, where.sql.sql, this.coveringCount(t, filter));
+      const sql = this.countSql(t, where.sql.sql, this.indexes.covering(t, filter));
       const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
       if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
         // A few matches (a member's receipts in a company of 100,000) are counted here, from the
@@ -808,7 +693,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** A page (and, when asked, the number of all matches). */
   page(name: string, filter: Filter, options: FindOptions, withTotal: boolean): { docs: Doc[]; total?: number } {
-    const t = this.readTable(name);
+    const t = this.indexes.read(name);
     const where = compileWhere(filter, t.kinds);
     const sorted = options.sort && Object.keys(options.sort).length > 0;
     const paged = options.limit !== undefined || (options.skip ?? 0) > 0;
@@ -821,7 +706,7 @@ export class SqliteReadStore implements ReadStore {
       if (paged) {
         // The ids first (from an index alone where one covers filter and order), then their documents.
         const idsBy = (indexed: string) => this.stmt(`SELECT id FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
-        const indexed = this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint);
+        const indexed = this.indexes.order(t, filter, options.sort) || this.indexes.hint(t, options.hint);
         let ids: string[] | undefined;
         try {
           // Deep in a sorted list, following commit notices: from the nearest anchor (ADR 0029).
@@ -838,7 +723,7 @@ export class SqliteReadStore implements ReadStore {
         }
       } else {
         const all = (indexed: string) => this.stmt(`SELECT json(doc) AS d FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[];
-        const hinted = this.hintIndex(t, options.hint);
+        const hinted = this.indexes.hint(t, options.hint);
         let rows: string[];
         try {
           rows = all(hinted);
@@ -956,25 +841,25 @@ export class SqliteReadStore implements ReadStore {
    * null when part of the filter or sort is left to JavaScript. For tests and diagnosis.
    */
   plan(name: string, filter: Filter, options: FindOptions): string[] | null {
-    const t = this.readTable(name);
+    const t = this.indexes.read(name);
     const where = compileWhere(filter, t.kinds);
     const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
     if (where.rest || !order) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.indexes.order(t, filter, options.sort) || this.indexes.hint(t, options.hint)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
     return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   /** SQLite's plan for the full count of a filter (tests: whether it reads an index alone). */
   countPlan(name: string, filter: Filter): string[] | null {
-    const t = this.readTable(name);
+    const t = this.indexes.read(name);
     const where = compileWhere(filter, t.kinds);
     if (where.rest) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT count(*) FROM ${t.sql}${this.coveringCount(t, filter)} WHERE ${where.sql.sql}`;
+    const sql = `EXPLAIN QUERY PLAN SELECT count(*) FROM ${t.sql}${this.indexes.covering(t, filter)} WHERE ${where.sql.sql}`;
     return (this.db.prepare(sql).all(...where.sql.params) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {
-    const t = this.readTable(name);
+    const t = this.indexes.read(name);
     if (this.tables.notices && t.cursorsSeq !== this.tables.notices.seq) {
       // Following commit notices: cursors stay only through commits that did not write the table.
       let changed = false;
