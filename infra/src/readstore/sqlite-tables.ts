@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type { Doc } from '@paperlink/domain';
 import type { Predicate } from './compile';
 import type { PathKinds } from './sql-filter';
 import { NoticeLog, SEQ_SQL, type CommitNotice } from './sqlite-notices';
 
 /** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page; anchors and cursors too. */
 export const KEPT_COUNTS = 16;
+/** Ids per statement of a read by ids (readDocs). */
+const READ_IDS = 500;
 /** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
 const INDEX_FORMAT = 2;
 
@@ -130,6 +133,32 @@ export class Tables {
   forget(): void {
     this.forgotten(this.byName);
     this.byName.clear();
+  }
+
+  readDoc(t: Table, id: string): Doc | null {
+    const d = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return d === undefined ? null : (JSON.parse(d) as Doc);
+  }
+
+  /**
+   * Documents by id: a few, one indexed read each; more, READ_IDS per statement (`id IN` a JSON
+   * array, each a lookup through the primary key) instead of a statement run per id (ADR 0027:
+   * an import's 100,000 keys and a projector's reads of an event's 1,000 documents).
+   */
+  readDocs(t: Table, ids: readonly string[]): Map<string, Doc> {
+    const out = new Map<string, Doc>();
+    if (ids.length <= 4) {
+      for (const id of ids) {
+        const doc = this.readDoc(t, id);
+        if (doc) out.set(id, doc);
+      }
+      return out;
+    }
+    const select = this.stmt(`SELECT id, json(doc) AS d FROM ${t.sql} WHERE id IN (SELECT value FROM json_each(?))`);
+    for (let at = 0; at < ids.length; at += READ_IDS) {
+      for (const r of select.all(JSON.stringify(ids.slice(at, at + READ_IDS))) as Array<{ id: string; d: string }>) out.set(r.id, JSON.parse(r.d) as Doc);
+    }
+    return out;
   }
 
   /** A collection's table, created on first use, with what is known about its paths. */

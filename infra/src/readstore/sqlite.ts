@@ -11,6 +11,7 @@ import { indexName, KEPT_COUNTS, tableName, Tables, type Anchors, type Table } f
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
 import { GroupCommit } from './sqlite-group';
+import { saveCheckpoints, saveKinds, writeChunk } from './sqlite-writes';
 import { keyFields } from './covering';
 import { Indexes } from './sqlite-indexes';
 
@@ -24,10 +25,6 @@ const SMALL_COUNT = 2_000;
 const STALE_COUNT_WAIT_MS = 50;
 /** Following commit notices: a deep page is read from an anchor at most this many rows before it (see anchoredIds). */
 const ANCHOR_EVERY = 2000;
-/** Ids per statement of a read by ids (readDocs). */
-const READ_IDS = 500;
-/** Rows per multi-row INSERT of a commit (writeChunk); two parameters each. */
-const INSERT_ROWS = 100;
 /** Prepared statements kept (filters of different shapes compile to different SQL). */
 const STATEMENTS = 256;
 
@@ -300,39 +297,13 @@ export class SqliteReadStore implements ReadStore {
     this.indexes.ensure(collection, indexes);
   }
 
-  private readDoc(t: Table, id: string): Doc | null {
-    const d = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE id = ?`).pluck().get(id) as string | undefined;
-    return d === undefined ? null : (JSON.parse(d) as Doc);
-  }
-
   /** Synchronous: one indexed read (the projectors' unit of work and company settings use it). */
   peek(collection: string, id: string): Doc | null {
-    return this.readDoc(this.tables.get(collection), id);
+    return this.tables.readDoc(this.tables.get(collection), id);
   }
 
   async getMany(collection: string, ids: string[]): Promise<Map<string, Doc>> {
-    return this.readDocs(this.tables.get(collection), ids);
-  }
-
-  /**
-   * Documents by id: a few, one indexed read each; more, READ_IDS per statement (`id IN` a JSON
-   * array, each a lookup through the primary key) instead of a statement run per id (ADR 0027:
-   * an import's 100,000 keys and a projector's reads of an event's 1,000 documents).
-   */
-  private readDocs(t: Table, ids: readonly string[]): Map<string, Doc> {
-    const out = new Map<string, Doc>();
-    if (ids.length <= 4) {
-      for (const id of ids) {
-        const doc = this.readDoc(t, id);
-        if (doc) out.set(id, doc);
-      }
-      return out;
-    }
-    const select = this.stmt(`SELECT id, json(doc) AS d FROM ${t.sql} WHERE id IN (SELECT value FROM json_each(?))`);
-    for (let at = 0; at < ids.length; at += READ_IDS) {
-      for (const r of select.all(JSON.stringify(ids.slice(at, at + READ_IDS))) as Array<{ id: string; d: string }>) out.set(r.id, JSON.parse(r.d) as Doc);
-    }
-    return out;
+    return this.tables.readDocs(this.tables.get(collection), ids);
   }
 
   /**
@@ -353,7 +324,7 @@ export class SqliteReadStore implements ReadStore {
     for (let at = 0; at < entries.length || at === 0; at += CHUNK_DOCS) {
       const last = at + CHUNK_DOCS >= entries.length;
       this.groups.open();
-      this.writeChunk(entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
+      writeChunk(this.tables, this.groups.tracker, entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
       this.groups.wrote(Math.min(CHUNK_DOCS, entries.length - at));
       if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -366,58 +337,6 @@ export class SqliteReadStore implements ReadStore {
   protected countOffThread(sql: string, params: unknown[]): Promise<number> {
     this.groups.commit();
     return (this.counter ??= new CountingThread(this.file)).count(sql, params);
-  }
-
-  private writeChunk(entries: Array<[Table, string, Doc | null]>, checkpoints: Checkpoint[]): void {
-    const counted: Array<[Table, Doc | null, Doc | null]> = [];
-    const newKinds = new Set<Table>();
-    try {
-      this.db.transaction(() => {
-        // Per table (ids are unique within a table's writes, so their order does not matter):
-        // the documents before, for kept counts, in one read; deletes; then the documents as
-        // multi-row upserts, INSERT_ROWS per statement call (ADR 0027).
-        const byTable = new Map<Table, Array<[string, Doc | null]>>();
-        for (const [t, id, doc] of entries) {
-          let docs = byTable.get(t);
-          if (!docs) byTable.set(t, (docs = []));
-          docs.push([id, doc]);
-        }
-        for (const [t, docs] of byTable) {
-          t.writes += docs.length;
-          // A reader following this writer gets a small commit's documents before and after (ADR 0029).
-          const track = this.groups.tracker?.wants(t.name, docs.length) ?? false;
-          if (t.counts.size > 0 || track) {
-            const before = this.readDocs(t, docs.map(([id]) => id));
-            for (const [id, doc] of docs) {
-              if (t.counts.size > 0) counted.push([t, before.get(id) ?? null, doc]);
-              if (track) this.groups.tracker!.record(t.name, before.get(id) ?? null, doc === null ? null : structuredClone(doc));
-            }
-          }
-          const rows: string[] = [];
-          for (const [id, doc] of docs) {
-            if (doc === null) {
-              this.stmt(`DELETE FROM ${t.sql} WHERE id = ?`).run(id);
-              continue;
-            }
-            if (recordKinds(doc, t.kinds)) newKinds.add(t);
-            rows.push(id, JSON.stringify(doc));
-          }
-          this.upsertRows(t, rows);
-        }
-        for (const t of newKinds) {
-          for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
-        }
-        for (const cp of checkpoints) {
-          this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
-        }
-      }).immediate();
-    } catch (error) {
-      for (const [t] of entries) t.counts.clear();
-      throw error;
-    }
-    for (const [t, before, after] of counted) {
-      for (const kept of t.counts.values()) kept.n += (after !== null && kept.test(after) ? 1 : 0) - (before !== null && kept.test(before) ? 1 : 0);
-    }
   }
 
   /**
@@ -455,30 +374,11 @@ export class SqliteReadStore implements ReadStore {
         t.cursors.clear();
         if (gone.length > 0) bulk.delete(t.sql, gone);
         bulk.insert(t.sql, rows);
-        if (newKinds) {
-          for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
-        }
+        if (newKinds) saveKinds(this.tables, t);
       }
-      for (const cp of checkpoints) {
-        this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
-      }
+      saveCheckpoints(this.tables, checkpoints);
     }).immediate();
     this.onCommitted?.();
-  }
-
-  /** Documents as [id, JSON, id, JSON, ...]: INSERT_ROWS per statement call, the rest one at a time. Inside a transaction. */
-  private upsertRows(t: Table, rows: string[]): void {
-    const upsert = (n: number) => this.stmt(`INSERT INTO ${t.sql} (id, doc) VALUES ${new Array<string>(n).fill('(?, jsonb(?))').join(', ')} ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`);
-    const full = 2 * INSERT_ROWS;
-    let at = 0;
-    if (rows.length >= full) {
-      const many = upsert(INSERT_ROWS);
-      for (; at + full <= rows.length; at += full) many.run(rows.slice(at, at + full));
-    }
-    if (at < rows.length) {
-      const one = upsert(1);
-      for (; at < rows.length; at += 2) one.run(rows[at], rows[at + 1]);
-    }
   }
 
   async getCheckpoints(): Promise<Checkpoint[]> {
@@ -718,7 +618,7 @@ export class SqliteReadStore implements ReadStore {
         }
         docs = [];
         for (const id of ids) {
-          const doc = this.readDoc(t, id);
+          const doc = this.tables.readDoc(t, id);
           if (doc) docs.push(doc);
         }
       } else {
