@@ -5,13 +5,13 @@ import { Aggregator } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
 import { getPath } from './sort';
 import { comparator, filterKey, predicate } from './sqlite-filters';
-import { compileWhere, orderBy, pathExpr, recordKinds } from './sql-filter';
+import { compileWhere, orderBy, pathExpr } from './sql-filter';
 import { ChangeTracker, compareSql, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
 import { indexName, KEPT_COUNTS, tableName, Tables, type Anchors, type Table } from './sqlite-tables';
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
 import { GroupCommit } from './sqlite-group';
-import { saveCheckpoints, saveKinds, writeChunk } from './sqlite-writes';
+import { writeChunk } from './sqlite-writes';
 import { keyFields } from './covering';
 import { Indexes } from './sqlite-indexes';
 
@@ -339,45 +339,11 @@ export class SqliteReadStore implements ReadStore {
     return (this.counter ??= new CountingThread(this.file)).count(sql, params);
   }
 
-  /**
-   * A bulk load (ADR 0028): writes and checkpoints in one transaction of multi-row statements,
-   * for collections a rebuild fills from empty that no one reads meanwhile (`make rebuild` holds
-   * the data folder; a blue-green generation is not live yet). Documents replace those with the
-   * same id; kept counts and page cursors of the tables are dropped, not maintained.
-   */
+  /** Writes and checkpoints in one transaction, for collections no one reads meanwhile (BulkRows.load, ADR 0028). */
   async bulkLoad(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
     if (this.groups.failure) throw this.groups.failure;
     this.groups.commit();
-    const bulk = (this.bulk ??= new BulkRows(this.db));
-    // The documents' JSON and their order first, outside the transaction: the write lock is held
-    // for the inserts only (a rebuild's other thread waits for it; ADR 0028 amendment).
-    const loads = [...writes].map(([name, docs]) => {
-      const t = this.tables.get(name);
-      const rows: Array<[string, string]> = [];
-      const gone: string[] = [];
-      let newKinds = false;
-      for (const [id, doc] of docs) {
-        if (doc === null) {
-          gone.push(id);
-          continue;
-        }
-        if (recordKinds(doc, t.kinds)) newKinds = true;
-        rows.push([id, JSON.stringify(doc)]);
-      }
-      BulkRows.sortRows(rows);
-      return { t, rows, gone, newKinds };
-    });
-    this.db.transaction(() => {
-      for (const { t, rows, gone, newKinds } of loads) {
-        t.writes++;
-        t.counts.clear();
-        t.cursors.clear();
-        if (gone.length > 0) bulk.delete(t.sql, gone);
-        bulk.insert(t.sql, rows);
-        if (newKinds) saveKinds(this.tables, t);
-      }
-      saveCheckpoints(this.tables, checkpoints);
-    }).immediate();
+    (this.bulk ??= new BulkRows(this.db)).load(this.tables, writes, checkpoints);
     this.onCommitted?.();
   }
 
