@@ -5,24 +5,20 @@ import { Aggregator } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
 import { comparator, filterKey, predicate } from './sqlite-filters';
 import { compileWhere, orderBy } from './sql-filter';
-import { ChangeTracker, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
-import { indexName, KEPT_COUNTS, tableName, Tables, type Table } from './sqlite-tables';
+import { ChangeTracker, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
+import { KEPT_COUNTS, tableName, Tables, type Table } from './sqlite-tables';
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
 import { GroupCommit } from './sqlite-group';
 import { writeChunk } from './sqlite-writes';
 import { ANCHOR_EVERY, anchoredIds } from './sqlite-anchors';
-import { keyFields } from './covering';
 import { Indexes } from './sqlite-indexes';
+import { Counts, STALE_COUNT_WAIT_MS } from './sqlite-counts';
 
 export { BULK_GROUPS } from './sqlite-group';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
 const CHUNK_DOCS = 500;
-/** Counts up to this many are read on the request thread from the index of their equalities (smallCount). */
-const SMALL_COUNT = 2_000;
-/** How long a count waits for its recount before answering with the last known one (see lastCounts). */
-const STALE_COUNT_WAIT_MS = 50;
 /** Prepared statements kept (filters of different shapes compile to different SQL). */
 const STATEMENTS = 256;
 
@@ -37,7 +33,7 @@ export interface SqliteReadStoreOptions {
   offThreadRows?: number;
   /** SQLite page cache, MB (default 128). */
   cacheMb?: number;
-  /** With other writers: how long a count waits for its recount before answering the last known one (default 150 ms). */
+  /** With other writers: how long a count waits for its recount before answering the last known one (default 50 ms). */
   staleCountWaitMs?: number;
   /**
    * A reader of a file another connection writes (a report's pool worker, ADR 0018): opened
@@ -146,24 +142,10 @@ export class SqliteReadStore implements ReadStore {
   /** The tables' indexes, declared and extra (see extraIndexes). */
   private readonly indexes: Indexes;
   private closed = false;
-  /**
-   * With other writers (followOtherWriters): the last count known per collection and filter,
-   * from before another connection's commit. A big table's recount that takes longer than
-   * STALE_COUNT_WAIT_MS answers with it meanwhile (a list's total a recount behind, while a big
-   * import commits every 200 ms), instead of every list page waiting for a full recount.
-   */
-  private readonly lastCounts = new Map<string, Map<string, number>>();
-  /** Counts seeded from before a restart (seedKnownCounts) whose recount has not started: answered without a wait. */
-  private readonly hinted = new Set<string>();
-  /** Recounts under way, one per collection and filter. */
-  private readonly recounts = new Map<string, Promise<number | undefined>>();
-  /** How long the last recount of each count took (ms): one known to take longer than the wait is not waited for. */
-  private readonly recountMs = new Map<string, number>();
+  /** Counts, kept through writes and commit notices (see count). */
+  private readonly counts: Counts;
   /** The counting thread (countOffThread), started on first use. */
   private counter?: CountingThread;
-  /** Counts of collections with at least this many rows run on the counting thread. */
-  private readonly offThreadRows: number;
-  private readonly staleCountWaitMs: number;
   /** Opened with readOnly (see SqliteReadStoreOptions). */
   private readonly readOnly: boolean;
   /**
@@ -177,17 +159,14 @@ export class SqliteReadStore implements ReadStore {
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
     this.db = openDatabase(file, options);
-    this.tables = new Tables(this.db, (sql) => this.stmt(sql), this.readOnly, (tables) => this.rememberCounts(tables));
+    this.tables = new Tables(this.db, (sql) => this.stmt(sql), this.readOnly, (tables) => this.counts.remember(tables));
     this.groups = new GroupCommit(this.db, options, (notice) => this.onCommitted?.(notice));
     this.indexes = new Indexes(this.tables, this.readOnly ? {} : options.extraIndexes ?? {});
-    if (this.readOnly) {
-      this.offThreadRows = Infinity;
-      this.staleCountWaitMs = 0;
-      this.followOtherWriters();
-      return;
-    }
-    this.offThreadRows = options.offThreadRows ?? 20_000;
-    this.staleCountWaitMs = options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS;
+    const counting = this.readOnly
+      ? { offThreadRows: Infinity, staleCountWaitMs: 0 }
+      : { offThreadRows: options.offThreadRows ?? 20_000, staleCountWaitMs: options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS };
+    this.counts = new Counts(this.tables, this.indexes, { ...counting, file }, (sql, params) => this.countOffThread(sql, params));
+    if (this.readOnly) this.followOtherWriters();
   }
 
   /** A prepared statement, kept (up to STATEMENTS of them, then the cache starts over). Callers reading one column pluck it, so every statement with that column is plucked. */
@@ -223,46 +202,14 @@ export class SqliteReadStore implements ReadStore {
     this.tables.receiveNotice(notice);
   }
 
-  /**
-   * The counts known now, per collection and filter key: those kept (maintained through writes)
-   * first, then the last known ones; at most `limit`. Saved across restarts (count-hints.ts).
-   */
+  /** The counts known now, per collection and filter key, at most `limit` (saved across restarts, count-hints.ts). */
   knownCounts(limit = 512): Array<[collection: string, key: string, n: number]> {
-    const out: Array<[string, string, number]> = [];
-    const seen = new Set<string>();
-    const add = (collection: string, key: string, n: number) => {
-      const id = `${collection}\u0000${key}`;
-      if (seen.has(id) || out.length >= limit) return;
-      seen.add(id);
-      out.push([collection, key, n]);
-    };
-    for (const [name, t] of this.tables.byName) for (const [key, kept] of t.counts) add(name, key, kept.n);
-    for (const [name, last] of this.lastCounts) for (const [key, n] of last) add(name, key, n);
-    return out;
+    return this.counts.known(limit);
   }
 
-  /**
-   * Counts known before a restart, as last known ones: a big count's first call after the start
-   * answers with one at once (see `hinted`) instead of waiting for a recount of the whole table
-   * (the unmatched transactions of 1,000,000: 1.2-2.2 s), and the recount it starts replaces it.
-   */
+  /** Counts known before a restart, answered as last known ones while their recounts run. */
   seedKnownCounts(entries: ReadonlyArray<readonly [collection: string, key: string, n: number]>): void {
-    for (const [collection, key, n] of entries) {
-      let last = this.lastCounts.get(collection);
-      if (!last) this.lastCounts.set(collection, (last = new Map()));
-      if (last.has(key)) continue;
-      last.set(key, n);
-      this.hinted.add(`${collection}\u0000${key}`);
-    }
-  }
-
-  /** Counts kept of tables whose kept values are dropped become the last known ones (see count). */
-  private rememberCounts(tables: ReadonlyMap<string, Table>): void {
-    for (const [name, kept] of tables) {
-      let last = this.lastCounts.get(name);
-      if (!last) this.lastCounts.set(name, (last = new Map()));
-      for (const [key, c] of kept.counts) last.set(key, c.n);
-    }
+    this.counts.seed(entries);
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
@@ -385,154 +332,9 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** A count kept since it was last asked for (and maintained through writes), if there is one. */
-  private keptCount(t: Table, filter: Filter): number | undefined {
-    const key = filterKey(filter);
-    const kept = key === undefined ? undefined : t.counts.get(key);
-    if (!kept) return undefined;
-    t.counts.delete(key!);
-    if (this.tables.notices) {
-      // Brought through the writer's commits since it was counted by their notices (ADR 0029);
-      // without them it is only the last known count.
-      const moved = kept.seq !== undefined && this.tables.notices.rollForward(t.name, kept.seq, (before, after) => {
-        kept.n += (after !== null && kept.test(after) ? 1 : 0) - (before !== null && kept.test(before) ? 1 : 0);
-      });
-      if (!moved) {
-        this.lastKnown(t.name, key!, kept.n);
-        return undefined;
-      }
-      kept.seq = this.tables.notices.seq;
-    }
-    t.counts.set(key!, kept);
-    return kept.n;
-  }
-
-  /**
-   * Keeps a count. Following commit notices, `seq` says which commits it includes (read with it);
-   * a count without one is only the last known count.
-   */
-  private keepCount(t: Table, filter: Filter, n: number, seq?: number): void {
-    const key = filterKey(filter);
-    if (key === undefined) return;
-    if (this.tables.notices && seq === undefined) {
-      this.lastKnown(t.name, key, n);
-      return;
-    }
-    if (t.counts.size >= KEPT_COUNTS) t.counts.delete(t.counts.keys().next().value!);
-    t.counts.set(key, { n, test: predicate(filter), ...(seq === undefined ? {} : { seq }) });
-  }
-
-  private lastKnown(name: string, key: string, n: number): void {
-    let last = this.lastCounts.get(name);
-    if (!last) this.lastCounts.set(name, (last = new Map()));
-    last.set(key, n);
-  }
-
-  /** Following commit notices: a count and the sequence number of the commits it includes, in one statement. */
-  private countSql(t: Table, where: string, indexed = ''): string {
-    return this.tables.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql}${indexed} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql}${indexed} WHERE ${where}`;
-  }
-
-  private static counted(value: unknown): { n: number; seq?: number } {
-    if (typeof value !== 'string') return { n: value as number };
-    const [n, seq] = JSON.parse(value) as [number, number];
-    return { n, seq };
-  }
-
   /** The number of matches, kept through writes once asked for (lists ask on every page). */
   async count(name: string, filter: Filter): Promise<number> {
-    const t = this.indexes.read(name);
-    const kept = this.keptCount(t, filter);
-    if (kept !== undefined) return kept;
-    const where = compileWhere(filter, t.kinds);
-    let n = 0;
-    let seq: number | undefined;
-    if (!where.rest) {
-      const sql = this.countSql(t, where.sql.sql, this.indexes.covering(t, filter));
-      const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
-      if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
-        // A few matches (a member's receipts in a company of 100,000) are counted here, from the
-        // index their equalities select, reading at most SMALL_COUNT + 1 entries: sent to the
-        // counting thread they waited behind a big table's recount (90-110 ms a page during jobs).
-        const small = this.smallCount(t, filter, where.sql);
-        if (small !== undefined) {
-          this.keepCount(t, filter, small.n, small.seq);
-          return small.n;
-        }
-        const writes = t.writes;
-        const key = filterKey(filter);
-        const flight = `${name}\u0000${key ?? sql + JSON.stringify(where.sql.params)}`;
-        let recount = this.recounts.get(flight);
-        // A recount already under way: an earlier call waited for it (STALE_COUNT_WAIT_MS) and
-        // answered the last known count; this one does not wait again.
-        const alreadyCounting = recount !== undefined;
-        // A count from before the restart: its first recount is not waited for either (how long it
-        // takes is not known yet, and a big one takes seconds).
-        const hinted = this.hinted.delete(flight);
-        if (!recount) {
-          const started = performance.now();
-          recount = this.countOffThread(sql, where.sql.params).then(
-            (value) => {
-              if (this.recountMs.size >= 1024) this.recountMs.clear();
-              this.recountMs.set(flight, performance.now() - started);
-              const { n: counted, seq: at } = SqliteReadStore.counted(value);
-              // Following notices: kept with the commits it includes. Otherwise kept only when
-              // nothing was written meanwhile (the writes would be missing from it).
-              if (this.tables.notices) this.keepCount(t, filter, counted, at);
-              else if (t.writes === writes && this.tables.byName.get(name) === t) this.keepCount(t, filter, counted);
-              if (key !== undefined) this.lastCounts.get(name)?.set(key, counted);
-              return counted;
-            },
-            () => undefined,
-          ).finally(() => this.recounts.delete(flight));
-          this.recounts.set(flight, recount);
-        }
-        const last = key === undefined ? undefined : this.lastCounts.get(name)?.get(key);
-        // A recount that took longer than the wait last time will again (1,000,000 rows: 100-250
-        // ms): waiting for it only delays the answer it cannot change (a list during an import,
-        // whose commits drop the kept count, paid the whole wait on every page).
-        const slow = alreadyCounting || hinted || (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
-        const counted = last === undefined
-          ? await recount
-          : this.staleCountWaitMs <= 0 || slow
-            ? undefined
-            : await Promise.race([recount, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.staleCountWaitMs))]);
-        if (counted !== undefined) return counted;
-        if (last !== undefined) return last;
-      }
-      ({ n, seq } = SqliteReadStore.counted(this.stmt(sql).pluck().get(...where.sql.params)));
-    } else {
-      const test = predicate(where.rest);
-      // Following notices: the sequence number read in the same read transaction as the rows.
-      this.db.transaction(() => {
-        if (this.tables.notices) seq = this.tables.readSeq();
-        for (const d of this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().iterate(...where.sql.params) as Iterable<string>) {
-          if (test(JSON.parse(d))) n++;
-        }
-      })();
-    }
-    this.keepCount(t, filter, n, seq);
-    return n;
-  }
-
-  /**
-   * The count of a filter made only of equalities on the first fields of a built index, when it is
-   * at most SMALL_COUNT: read from that index with a limit, so the work is bounded whatever the
-   * table's size. Undefined when the filter is not of that shape or has more matches.
-   */
-  private smallCount(t: Table, filter: Filter, where: { sql: string; params: unknown[] }): { n: number; seq?: number } | undefined {
-    const keys = Object.keys(filter);
-    if (keys.length === 0 || !keys.every((k) => !k.startsWith('$') && (typeof filter[k] === 'string' || typeof filter[k] === 'number'))) return undefined;
-    const pinned = new Set(keys);
-    const index = t.indexes.find((fields) => !t.pending.includes(fields) && keyFields(fields).length >= pinned.size && keyFields(fields).slice(0, pinned.size).every((f) => pinned.has(f)));
-    if (!index) return undefined;
-    const inner = `SELECT count(*) FROM (SELECT 1 FROM ${t.sql} INDEXED BY "${indexName(t, index)}" WHERE ${where.sql} LIMIT ${SMALL_COUNT + 1})`;
-    try {
-      const got = SqliteReadStore.counted(this.stmt(this.tables.notices ? `SELECT json_array((${inner}), ${SEQ_SQL})` : inner).pluck().get(...where.params));
-      return got.n <= SMALL_COUNT ? got : undefined;
-    } catch {
-      return undefined; // the index cannot answer this filter as compiled: count as before
-    }
+    return this.counts.count(name, filter);
   }
 
   /** A page (and, when asked, the number of all matches). */
@@ -585,7 +387,7 @@ export class SqliteReadStore implements ReadStore {
     const end = limit < 0 ? Infinity : skip + limit;
     if (order) {
       // In order from SQL: test each and keep the page; go on counting only for a total not kept.
-      const kept = withTotal ? this.keptCount(t, filter) : undefined;
+      const kept = withTotal ? this.counts.kept(t, filter) : undefined;
       const counting = withTotal && kept === undefined;
       const docs: Doc[] = [];
       let n = 0;
@@ -599,7 +401,7 @@ export class SqliteReadStore implements ReadStore {
           break;
         }
       }
-      if (counting) this.keepCount(t, filter, n);
+      if (counting) this.counts.keep(t, filter, n);
       return { docs, total: withTotal ? kept ?? n : undefined };
     }
     const all: Doc[] = [];
@@ -608,7 +410,7 @@ export class SqliteReadStore implements ReadStore {
       if (test(doc)) all.push(doc);
     }
     if (sorted) all.sort(comparator(options.sort!));
-    if (withTotal) this.keepCount(t, filter, all.length);
+    if (withTotal) this.counts.keep(t, filter, all.length);
     return { docs: all.slice(skip, end), total: all.length };
   }
 
