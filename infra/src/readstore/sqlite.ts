@@ -3,17 +3,15 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Aggregator } from 'mingo';
 import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
-import { comparator, filterKey, predicate } from './sqlite-filters';
-import { compileWhere, orderBy } from './sql-filter';
 import { ChangeTracker, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
-import { KEPT_COUNTS, tableName, Tables, type Table } from './sqlite-tables';
+import { tableName, Tables, type Table } from './sqlite-tables';
 import { BulkRows } from './sqlite-bulk';
 import { CountingThread } from './sqlite-counter';
 import { GroupCommit } from './sqlite-group';
 import { writeChunk } from './sqlite-writes';
-import { ANCHOR_EVERY, anchoredIds } from './sqlite-anchors';
 import { Indexes } from './sqlite-indexes';
 import { Counts, STALE_COUNT_WAIT_MS } from './sqlite-counts';
+import { Pages } from './sqlite-pages';
 
 export { BULK_GROUPS } from './sqlite-group';
 
@@ -144,6 +142,8 @@ export class SqliteReadStore implements ReadStore {
   private closed = false;
   /** Counts, kept through writes and commit notices (see count). */
   private readonly counts: Counts;
+  /** Pages, plans and page cursors. */
+  private readonly pages: Pages;
   /** The counting thread (countOffThread), started on first use. */
   private counter?: CountingThread;
   /** Opened with readOnly (see SqliteReadStoreOptions). */
@@ -166,6 +166,7 @@ export class SqliteReadStore implements ReadStore {
       ? { offThreadRows: Infinity, staleCountWaitMs: 0 }
       : { offThreadRows: options.offThreadRows ?? 20_000, staleCountWaitMs: options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS };
     this.counts = new Counts(this.tables, this.indexes, { ...counting, file }, (sql, params) => this.countOffThread(sql, params));
+    this.pages = new Pages(this.tables, this.indexes, this.counts);
     if (this.readOnly) this.followOtherWriters();
   }
 
@@ -339,143 +340,21 @@ export class SqliteReadStore implements ReadStore {
 
   /** A page (and, when asked, the number of all matches). */
   page(name: string, filter: Filter, options: FindOptions, withTotal: boolean): { docs: Doc[]; total?: number } {
-    const t = this.indexes.read(name);
-    const where = compileWhere(filter, t.kinds);
-    const sorted = options.sort && Object.keys(options.sort).length > 0;
-    const paged = options.limit !== undefined || (options.skip ?? 0) > 0;
-    const order = sorted ? orderBy(options.sort, t.kinds) : paged ? 'id ASC' : undefined;
-    const skip = options.skip ?? 0;
-    const limit = options.limit ?? -1;
-    if (!where.rest && (order || !sorted)) {
-      const orderSql = order ? ` ORDER BY ${order}` : '';
-      let docs: Doc[];
-      if (paged) {
-        // The ids first (from an index alone where one covers filter and order), then their documents.
-        const idsBy = (indexed: string) => this.stmt(`SELECT id FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
-        const indexed = this.indexes.order(t, filter, options.sort) || this.indexes.hint(t, options.hint);
-        let ids: string[] | undefined;
-        try {
-          // Deep in a sorted list, following commit notices: from the nearest anchor (ADR 0029).
-          if (indexed && this.tables.notices && sorted && skip >= ANCHOR_EVERY) ids = anchoredIds(this.tables, t, filter, options.sort!, where.sql, indexed, skip, limit);
-          ids ??= idsBy(indexed);
-        } catch (error) {
-          if (!indexed) throw error;
-          ids = idsBy(''); // the planner found no way to use the index: let it choose
-        }
-        docs = [];
-        for (const id of ids) {
-          const doc = this.tables.readDoc(t, id);
-          if (doc) docs.push(doc);
-        }
-      } else {
-        const all = (indexed: string) => this.stmt(`SELECT json(doc) AS d FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[];
-        const hinted = this.indexes.hint(t, options.hint);
-        let rows: string[];
-        try {
-          rows = all(hinted);
-        } catch (error) {
-          if (!hinted) throw error;
-          rows = all(''); // the hinted index cannot answer this filter: let the planner choose
-        }
-        docs = rows.map((d) => JSON.parse(d) as Doc);
-      }
-      // The total (when wanted) comes from count, which may read it on another thread.
-      return { docs };
-    }
-    const test = where.rest ? predicate(where.rest) : () => true;
-    const rows = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${order ? ` ORDER BY ${order}` : ''}`).pluck().iterate(...where.sql.params) as IterableIterator<string>;
-    const end = limit < 0 ? Infinity : skip + limit;
-    if (order) {
-      // In order from SQL: test each and keep the page; go on counting only for a total not kept.
-      const kept = withTotal ? this.counts.kept(t, filter) : undefined;
-      const counting = withTotal && kept === undefined;
-      const docs: Doc[] = [];
-      let n = 0;
-      for (const d of rows) {
-        const doc = JSON.parse(d) as Doc;
-        if (!test(doc)) continue;
-        if (n >= skip && n < end) docs.push(doc);
-        n++;
-        if (n >= end && !counting) {
-          rows.return?.();
-          break;
-        }
-      }
-      if (counting) this.counts.keep(t, filter, n);
-      return { docs, total: withTotal ? kept ?? n : undefined };
-    }
-    const all: Doc[] = [];
-    for (const d of rows) {
-      const doc = JSON.parse(d) as Doc;
-      if (test(doc)) all.push(doc);
-    }
-    if (sorted) all.sort(comparator(options.sort!));
-    if (withTotal) this.counts.keep(t, filter, all.length);
-    return { docs: all.slice(skip, end), total: all.length };
+    return this.pages.page(name, filter, options, withTotal);
   }
 
-  /**
-   * How SQLite reads a page of a list (EXPLAIN QUERY PLAN of the id query `page` runs), or
-   * null when part of the filter or sort is left to JavaScript. For tests and diagnosis.
-   */
+  /** How SQLite reads a page of a list, or null when part of it is left to JavaScript (tests and diagnosis). */
   plan(name: string, filter: Filter, options: FindOptions): string[] | null {
-    const t = this.indexes.read(name);
-    const where = compileWhere(filter, t.kinds);
-    const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
-    if (where.rest || !order) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.indexes.order(t, filter, options.sort) || this.indexes.hint(t, options.hint)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
+    return this.pages.plan(name, filter, options);
   }
 
   /** SQLite's plan for the full count of a filter (tests: whether it reads an index alone). */
   countPlan(name: string, filter: Filter): string[] | null {
-    const t = this.indexes.read(name);
-    const where = compileWhere(filter, t.kinds);
-    if (where.rest) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT count(*) FROM ${t.sql}${this.indexes.covering(t, filter)} WHERE ${where.sql.sql}`;
-    return (this.db.prepare(sql).all(...where.sql.params) as Array<{ detail: string }>).map((r) => r.detail);
+    return this.pages.countPlan(name, filter);
   }
 
+  /** Documents in `_id` order, `skip` matches on (paged.ts's readers continue where they left off). */
   mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {
-    const t = this.indexes.read(name);
-    if (this.tables.notices && t.cursorsSeq !== this.tables.notices.seq) {
-      // Following commit notices: cursors stay only through commits that did not write the table.
-      let changed = false;
-      if (t.cursorsSeq === undefined || !this.tables.notices.rollForward(t.name, t.cursorsSeq, () => (changed = true)) || changed) t.cursors.clear();
-      t.cursorsSeq = this.tables.notices.seq;
-    }
-    const where = compileWhere(filter, t.kinds);
-    const key = filterKey(filter);
-    const cursorKey = key === undefined ? undefined : `${key}\0${skip}`;
-    const after = cursorKey === undefined ? undefined : t.cursors.get(cursorKey);
-    const test = where.rest ? predicate(where.rest) : () => true;
-    // Without a filter left for JavaScript, SQL skips (or continues after the last id served).
-    const sqlSkips = !where.rest;
-    let toSkip = after === undefined && !sqlSkips ? skip : 0;
-    const docs: Doc[] = [];
-    const sql = `SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${after === undefined ? '' : ' AND id > ?'} ORDER BY id${sqlSkips ? ' LIMIT ? OFFSET ?' : ''}`;
-    const params = [...where.sql.params, ...(after === undefined ? [] : [after]), ...(sqlSkips ? [limit, after === undefined ? skip : 0] : [])];
-    const rows = this.stmt(sql).pluck().iterate(...params) as IterableIterator<string>;
-    for (const d of rows) {
-      const doc = JSON.parse(d) as Doc;
-      if (!test(doc)) continue;
-      if (toSkip > 0) {
-        toSkip--;
-        continue;
-      }
-      docs.push(doc);
-      if (docs.length >= limit) {
-        rows.return?.();
-        break;
-      }
-    }
-    if (cursorKey !== undefined) {
-      t.cursors.delete(cursorKey);
-      if (docs.length > 0) {
-        if (t.cursors.size >= KEPT_COUNTS) t.cursors.delete(t.cursors.keys().next().value!);
-        t.cursors.set(`${key}\0${skip + docs.length}`, docs[docs.length - 1]!._id);
-      }
-    }
-    return docs;
+    return this.pages.mapPage(name, filter, skip, limit);
   }
 }
