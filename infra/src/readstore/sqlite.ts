@@ -122,40 +122,46 @@ function openDatabase(file: string, options: SqliteReadStoreOptions): Database.D
 
 /**
  * Read models in SQLite (docs/decisions/0020-read-models-on-disk.md): one table per
- * collection, each document a JSONB value keyed by `_id`; declared indexes become expression
- * indexes on `json_extract` (with `id` last, so ties and pages are read from the index).
- * MongoDB filters are compiled to SQL where that is exact (sql-filter.ts) and finished in
- * JavaScript otherwise. A projector's writes and checkpoints commit together; better-sqlite3
- * is synchronous, so every call holds the thread only as long as its statement runs.
+ * collection, each document a JSONB value keyed by `_id`. A projector's writes and checkpoints
+ * commit together; better-sqlite3 is synchronous, so every call holds the thread only as long as
+ * its statement runs. This class wires its parts, one concern a file:
+ * - sqlite-tables.ts: the tables, what is known and kept of them, following another writer;
+ * - sqlite-indexes.ts: the indexes the projections declare, built, and chosen for a query;
+ * - sql-filter.ts, sqlite-filters.ts: filters as SQL where that is exact, finished in JavaScript otherwise;
+ * - sqlite-pages.ts: pages, plans and page cursors; sqlite-anchors.ts: deep pages from keyset anchors;
+ * - sqlite-counts.ts: counts kept through writes; sqlite-counter.ts: the counting thread;
+ * - sqlite-writes.ts, sqlite-group.ts: a commit's writes and the group transaction holding them;
+ * - sqlite-bulk.ts: a rebuild's bulk loads; sqlite-notices.ts: commit notices to a reader.
  */
 export class SqliteReadStore implements ReadStore {
   readonly kind = 'sqlite';
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
-  /** Multi-row statements of bulk loads (see bulkLoad). */
-  private bulk?: BulkRows;
-  /** The collections' tables, and whether another connection writes the file. */
-  private readonly tables: Tables;
-  private readonly collections = new Map<string, SqliteCollection>();
-  /** The tables' indexes, declared and extra (see extraIndexes). */
-  private readonly indexes: Indexes;
-  private closed = false;
-  /** Counts, kept through writes and commit notices (see count). */
-  private readonly counts: Counts;
-  /** Pages, plans and page cursors. */
-  private readonly pages: Pages;
-  /** The counting thread (countOffThread), started on first use. */
-  private counter?: CountingThread;
-  /** Opened with readOnly (see SqliteReadStoreOptions). */
-  private readonly readOnly: boolean;
   /**
    * Called after each commit of a group transaction: other connections see its writes from now
    * (the projector thread tells the request thread, ADR 0008), with what it changed when
    * trackChanges is on (undefined: not known).
    */
   onCommitted?: (notice?: CommitNotice) => void;
+  private readonly db: Database.Database;
+  /** Opened with readOnly (see SqliteReadStoreOptions). */
+  private readonly readOnly: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly collections = new Map<string, SqliteCollection>();
+  private closed = false;
+  /** The collections' tables, and whether another connection writes the file. */
+  private readonly tables: Tables;
+  /** The tables' indexes, declared and extra (see extraIndexes). */
+  private readonly indexes: Indexes;
   /** The group transaction of the writes (see commit). */
   private readonly groups: GroupCommit;
+  /** Counts, kept through writes and commit notices (see count). */
+  private readonly counts: Counts;
+  /** Pages, plans and page cursors. */
+  private readonly pages: Pages;
+  /** Multi-row statements of bulk loads (see bulkLoad). */
+  private bulk?: BulkRows;
+  /** The counting thread (countOffThread), started on first use. */
+  private counter?: CountingThread;
+
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
     this.db = openDatabase(file, options);
