@@ -1,4 +1,8 @@
 import type Database from 'better-sqlite3';
+import type { Checkpoint, WriteSet } from '@paperlink/domain';
+import { recordKinds } from './sql-filter';
+import type { Tables } from './sqlite-tables';
+import { saveCheckpoints, saveKinds } from './sqlite-writes';
 
 /** Rows per INSERT statement (two parameters each; SQLite allows 32,766 parameters). */
 const ROWS_PER_STATEMENT = 200;
@@ -6,7 +10,7 @@ const ROWS_PER_STATEMENT = 200;
 const IDS_PER_STATEMENT = 500;
 
 /**
- * Writes of a bulk load (SqliteReadStore.load, docs/decisions/0028-rebuild-cost.md): rows into a
+ * Writes of a bulk load (SqliteReadStore.bulkLoad, docs/decisions/0028-rebuild-cost.md): rows into a
  * collection's table as multi-row `INSERT OR REPLACE ... VALUES (?, jsonb(?)), ...` statements,
  * prepared once per table and row count, in `_id` order (the primary key's index is then
  * appended to, page after page, instead of updated at random places). One statement call per
@@ -22,6 +26,44 @@ export class BulkRows {
     let s = this.statements.get(sql);
     if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
     return s;
+  }
+
+  /**
+   * A bulk load (ADR 0028): writes and checkpoints in one transaction of multi-row statements,
+   * for collections a rebuild fills from empty that no one reads meanwhile (`make rebuild` holds
+   * the data folder; a blue-green generation is not live yet). Documents replace those with the
+   * same id; kept counts and page cursors of the tables are dropped, not maintained.
+   */
+  load(tables: Tables, writes: WriteSet, checkpoints: Checkpoint[]): void {
+    // The documents' JSON and their order first, outside the transaction: the write lock is held
+    // for the inserts only (a rebuild's other thread waits for it; ADR 0028 amendment).
+    const loads = [...writes].map(([name, docs]) => {
+      const t = tables.get(name);
+      const rows: Array<[string, string]> = [];
+      const gone: string[] = [];
+      let newKinds = false;
+      for (const [id, doc] of docs) {
+        if (doc === null) {
+          gone.push(id);
+          continue;
+        }
+        if (recordKinds(doc, t.kinds)) newKinds = true;
+        rows.push([id, JSON.stringify(doc)]);
+      }
+      BulkRows.sortRows(rows);
+      return { t, rows, gone, newKinds };
+    });
+    this.db.transaction(() => {
+      for (const { t, rows, gone, newKinds } of loads) {
+        t.writes++;
+        t.counts.clear();
+        t.cursors.clear();
+        if (gone.length > 0) this.delete(t.sql, gone);
+        this.insert(t.sql, rows);
+        if (newKinds) saveKinds(tables, t);
+      }
+      saveCheckpoints(tables, checkpoints);
+    }).immediate();
   }
 
   /** Forgets the statements of a table (it was dropped: they are invalid). */

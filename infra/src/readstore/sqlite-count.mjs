@@ -1,5 +1,5 @@
 /**
- * Counts for the SQLite read store (sqlite.ts, countOffThread) on a read connection of their
+ * Counts for the SQLite read store (sqlite-counter.ts, countOffThread) on a read connection of their
  * own, so a count that reads every row of a big collection never holds the request thread.
  * Plain JavaScript: it needs nothing but better-sqlite3.
  */

@@ -1,49 +1,22 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { Aggregator, Query } from 'mingo';
-import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, SortSpec, WriteSet } from '@paperlink/domain';
-import { compileFilter, type Predicate } from './compile';
-import { compareValues, getPath } from './sort';
-import { compileWhere, orderBy, pathExpr, recordKinds, type PathKinds } from './sql-filter';
-import { ChangeTracker, compareSql, NoticeLog, SEQ_SQL, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
+import { Aggregator } from 'mingo';
+import type { Checkpoint, Doc, Filter, FindOptions, ReadCollection, ReadStore, WriteSet } from '@paperlink/domain';
+import { ChangeTracker, SEQ_TABLE_SQL, type CommitNotice } from './sqlite-notices';
+import { tableName, Tables, type Table } from './sqlite-tables';
 import { BulkRows } from './sqlite-bulk';
-import { coveringIndexFor, includedFields, keyFields, withoutReplaced } from './covering';
+import { CountingThread } from './sqlite-counter';
+import { GroupCommit } from './sqlite-group';
+import { writeChunk } from './sqlite-writes';
+import { Indexes } from './sqlite-indexes';
+import { Counts, STALE_COUNT_WAIT_MS } from './sqlite-counts';
+import { Pages } from './sqlite-pages';
+
+export { BULK_GROUPS } from './sqlite-group';
 
 /** Documents written per transaction: a projector's commit of 2,000 documents is split so no transaction holds the thread long. */
 const CHUNK_DOCS = 500;
-/** Counts kept per collection (and maintained through writes), so a list's total is not recounted per page. */
-const KEPT_COUNTS = 16;
-/** Counts up to this many are read on the request thread from the index of their equalities (smallCount). */
-const SMALL_COUNT = 2_000;
-/** How long a count waits for its recount before answering with the last known one (see lastCounts). */
-const STALE_COUNT_WAIT_MS = 50;
-/** Following commit notices: a deep page is read from an anchor at most this many rows before it (see anchoredIds). */
-const ANCHOR_EVERY = 2000;
-/** Bumped when the shape of the indexes changes: indexes of another format are dropped on open. */
-const INDEX_FORMAT = 2;
-/** A group transaction is committed after this long (ms) or this many documents. */
-const GROUP_MS = 200;
-const GROUP_DOCS = 10_000;
-/**
- * A group that has taken BULK_AT documents is a bulk flow (an import's rows, a catch-up): it stays
- * open while writes keep coming, up to GROUP_BULK_MS or GROUP_BULK_DOCS, and is committed once no
- * write came for GROUP_MS (or at once when the projector thread reaches the log's head, flush).
- * Each COMMIT writes every page its group changed to the log, and an import's rows change pages
- * of eight indexes at random: 100,000 rows into 100,000 in groups of 200 ms took 32.7 s to be
- * listed, in groups of up to 3 s 17.3 s (bench/import-cost.ts, ADR 0027 amendment).
- */
-const BULK_AT = 2_000;
-const GROUP_BULK_MS = 3_000;
-const GROUP_BULK_DOCS = 100_000;
-/** The bulk group limits, for a store whose commits never run on the request thread (the projector thread's). */
-export const BULK_GROUPS = { groupBulkMs: GROUP_BULK_MS, groupBulkDocs: GROUP_BULK_DOCS } as const;
-/** Ids per statement of a read by ids (readDocs). */
-const READ_IDS = 500;
-/** Rows per multi-row INSERT of a commit (writeChunk); two parameters each. */
-const INSERT_ROWS = 100;
 /** Prepared statements kept (filters of different shapes compile to different SQL). */
 const STATEMENTS = 256;
 
@@ -58,7 +31,7 @@ export interface SqliteReadStoreOptions {
   offThreadRows?: number;
   /** SQLite page cache, MB (default 128). */
   cacheMb?: number;
-  /** With other writers: how long a count waits for its recount before answering the last known one (default 150 ms). */
+  /** With other writers: how long a count waits for its recount before answering the last known one (default 50 ms). */
   staleCountWaitMs?: number;
   /**
    * A reader of a file another connection writes (a report's pool worker, ADR 0018): opened
@@ -68,7 +41,7 @@ export interface SqliteReadStoreOptions {
   readOnly?: boolean;
   /**
    * How long (ms) and how many documents a bulk flow's group transaction may hold (see
-   * GROUP_BULK_MS): the projector thread's store takes BULK_GROUPS; by default a bulk flow's
+   * sqlite-group.ts): the projector thread's store takes BULK_GROUPS; by default a bulk flow's
    * group is a small one's (200 ms, 10,000 documents), since its COMMIT runs on the thread that
    * writes, which elsewhere may be the request thread (projectors inline).
    */
@@ -80,101 +53,6 @@ export interface SqliteReadStoreOptions {
    * others' flushes and index builds, seconds each at a million rows.
    */
   busyTimeoutMs?: number;
-}
-
-interface KeptCount {
-  n: number;
-  test: Predicate;
-  /** Following commit notices: the sequence number the count is of (see NoticeLog). */
-  seq?: number;
-}
-
-/**
- * Following commit notices: positions in a sorted list (ADR 0029), so that a deep page is read
- * from the nearest one by its sort key (keyset) instead of walking its whole offset. Each anchor
- * holds the row's sort values (the last one its id) and how many rows sort up to it, itself included.
- */
-interface Anchors {
-  seq: number;
-  test: Predicate;
-  /** The sort, `_id` last. */
-  sort: Array<[string, 1 | -1]>;
-  at: Array<{ offset: number; values: unknown[] }>;
-}
-
-interface Table {
-  name: string;
-  sql: string;
-  kinds: PathKinds;
-  indexes: string[][];
-  /** Declared indexes not built yet: a collection filled from empty gets them after its load (see drop). */
-  pending: string[][];
-  /** Filled from empty: indexes declared now wait in `pending` too. */
-  deferring: boolean;
-  counts: Map<string, KeptCount>;
-  /** Where findInPages-style readers left off: filter and skip -> last id served. */
-  cursors: Map<string, string>;
-  /** Following commit notices: the sequence number the cursors were left at. */
-  cursorsSeq?: number;
-  /** Following commit notices: anchors of sorted lists, by filter and order (see Anchors). */
-  anchors?: Map<string, Anchors>;
-  /** Following commit notices: another connection committed since kinds and indexes were read. */
-  stale?: boolean;
-  /** Bumped by every write to the table (a count read elsewhere is kept only if none came meanwhile). */
-  writes: number;
-}
-
-function predicate(filter: Filter): Predicate {
-  const compiled = compileFilter(filter);
-  if (compiled) return compiled;
-  const query = new Query(filter);
-  return (d) => query.test(d as Record<string, unknown>);
-}
-
-/** A filter as a cache key, or undefined when it holds values JSON cannot tell apart (RegExp, Date). */
-function filterKey(filter: Filter): string | undefined {
-  let plain = true;
-  const key = JSON.stringify(filter, (_k, v: unknown) => {
-    if (v instanceof RegExp || v instanceof Date) plain = false;
-    return v;
-  });
-  return plain ? key : undefined;
-}
-
-/** The value of a sort path as SQL reads it (json_extract: a missing path is NULL). */
-function sortValue(doc: Doc, path: string): unknown {
-  const v = path === '_id' ? doc._id : getPath(doc, path);
-  return v === undefined ? null : v;
-}
-
-/** Shifts anchors by one document's change: how many matching rows sort up to each of them. */
-function shiftAnchors(a: Anchors, before: Doc | null, after: Doc | null): void {
-  const upTo = (doc: Doc | null, values: unknown[]) => {
-    if (doc === null || !a.test(doc)) return 0;
-    for (let i = 0; i < a.sort.length; i++) {
-      const [path, dir] = a.sort[i]!;
-      const c = compareSql(sortValue(doc, path), values[i]) * dir;
-      if (c !== 0) return c < 0 ? 1 : 0;
-    }
-    return 1;
-  };
-  for (const x of a.at) x.offset += upTo(after, x.values) - upTo(before, x.values);
-}
-
-function tableName(collection: string): string {
-  return /^[A-Za-z0-9_]+$/.test(collection) ? `c_${collection}` : `c_x${Buffer.from(collection).toString('hex')}`;
-}
-
-function comparator(sort: SortSpec): (a: Doc, b: Doc) => number {
-  const fields = Object.entries(sort);
-  if (!('_id' in sort)) fields.push(['_id', 1]);
-  return (a, b) => {
-    for (const [p, d] of fields) {
-      const c = compareValues(getPath(a, p), getPath(b, p));
-      if (c !== 0) return d === -1 ? -c : c;
-    }
-    return 0;
-  };
 }
 
 class SqliteCollection implements ReadCollection<Doc> {
@@ -212,100 +90,90 @@ class SqliteCollection implements ReadCollection<Doc> {
   }
 }
 
+/** The file's connection: a writer's, with the store's own tables; a reader's read-only (see readOnly). */
+function openDatabase(file: string, options: SqliteReadStoreOptions): Database.Database {
+  if (options.readOnly) {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('mmap_size = 0');
+    db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 2)}`);
+    db.pragma('temp_store = MEMORY');
+    return db;
+  }
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+  db.pragma('journal_mode = WAL');
+  // Durable through a process crash; a power cut may lose the last commits, writes and
+  // checkpoints together, and the projectors replay them from the event log.
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 128)}`);
+  db.pragma('temp_store = MEMORY');
+  // ANALYZE samples this many rows per index (milliseconds, not a pass over a million rows).
+  db.pragma('analysis_limit = 1000');
+  // Fewer, larger log checkpoints (each syncs the files): 16 MB of log between them.
+  db.pragma('wal_autocheckpoint = 4000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS _checkpoints (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS _kinds (coll TEXT NOT NULL, path TEXT NOT NULL, bits INTEGER NOT NULL, PRIMARY KEY (coll, path));
+    CREATE TABLE IF NOT EXISTS _indexes (coll TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (coll, fields));
+    ${SEQ_TABLE_SQL};
+  `);
+  return db;
+}
+
 /**
  * Read models in SQLite (docs/decisions/0020-read-models-on-disk.md): one table per
- * collection, each document a JSONB value keyed by `_id`; declared indexes become expression
- * indexes on `json_extract` (with `id` last, so ties and pages are read from the index).
- * MongoDB filters are compiled to SQL where that is exact (sql-filter.ts) and finished in
- * JavaScript otherwise. A projector's writes and checkpoints commit together; better-sqlite3
- * is synchronous, so every call holds the thread only as long as its statement runs.
+ * collection, each document a JSONB value keyed by `_id`. A projector's writes and checkpoints
+ * commit together; better-sqlite3 is synchronous, so every call holds the thread only as long as
+ * its statement runs. This class wires its parts, one concern a file:
+ * - sqlite-tables.ts: the tables, what is known and kept of them, following another writer;
+ * - sqlite-indexes.ts: the indexes the projections declare, built, and chosen for a query;
+ * - sql-filter.ts, sqlite-filters.ts: filters as SQL where that is exact, finished in JavaScript otherwise;
+ * - sqlite-pages.ts: pages, plans and page cursors; sqlite-anchors.ts: deep pages from keyset anchors;
+ * - sqlite-counts.ts: counts kept through writes; sqlite-counter.ts: the counting thread;
+ * - sqlite-writes.ts, sqlite-group.ts: a commit's writes and the group transaction holding them;
+ * - sqlite-bulk.ts: a rebuild's bulk loads; sqlite-notices.ts: commit notices to a reader.
  */
 export class SqliteReadStore implements ReadStore {
   readonly kind = 'sqlite';
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
-  /** Multi-row statements of bulk loads (see bulkLoad). */
-  private bulk?: BulkRows;
-  private readonly tables = new Map<string, Table>();
-  private readonly collections = new Map<string, SqliteCollection>();
-  private readonly extra: Record<string, string[][]>;
-  private closed = false;
-  /** Set when another process writes this file (see followOtherWriters). */
-  private otherWriters?: { version: Database.Statement; seen: unknown };
-  /**
-   * With other writers (followOtherWriters): the last count known per collection and filter,
-   * from before another connection's commit. A big table's recount that takes longer than
-   * STALE_COUNT_WAIT_MS answers with it meanwhile (a list's total a recount behind, while a big
-   * import commits every 200 ms), instead of every list page waiting for a full recount.
-   */
-  private readonly lastCounts = new Map<string, Map<string, number>>();
-  /** Counts seeded from before a restart (seedKnownCounts) whose recount has not started: answered without a wait. */
-  private readonly hinted = new Set<string>();
-  /** Recounts under way, one per collection and filter. */
-  private readonly recounts = new Map<string, Promise<number | undefined>>();
-  /** How long the last recount of each count took (ms): one known to take longer than the wait is not waited for. */
-  private readonly recountMs = new Map<string, number>();
-  /** The open group transaction (see commit). */
-  private group?: { since: number; docs: number; last: number };
-  private groupTimer?: NodeJS.Timeout;
-  /** The counting thread (countOffThread), started on first use. */
-  private counter?: { worker: Worker; next: number; waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }> };
-  /** Counts of collections with at least this many rows run on the counting thread. */
-  private readonly offThreadRows: number;
-  private readonly staleCountWaitMs: number;
-  private failure?: Error;
-  /** Opened with readOnly (see SqliteReadStoreOptions). */
-  private readonly readOnly: boolean;
   /**
    * Called after each commit of a group transaction: other connections see its writes from now
    * (the projector thread tells the request thread, ADR 0008), with what it changed when
    * trackChanges is on (undefined: not known).
    */
   onCommitted?: (notice?: CommitNotice) => void;
-  /** Bulk group limits (see GROUP_BULK_MS); options for tests. */
-  private readonly groupBulkMs: number;
-  private readonly groupBulkDocs: number;
-  /** Set by trackChanges: the changes of the open group, for its commit notice. */
-  private tracker?: ChangeTracker;
-  /** Set by followCommitNotices: the notices of the writer this connection follows. */
-  private notices?: NoticeLog;
+  private readonly db: Database.Database;
+  /** Opened with readOnly (see SqliteReadStoreOptions). */
+  private readonly readOnly: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly collections = new Map<string, SqliteCollection>();
+  private closed = false;
+  /** The collections' tables, and whether another connection writes the file. */
+  private readonly tables: Tables;
+  /** The tables' indexes, declared and extra (see extraIndexes). */
+  private readonly indexes: Indexes;
+  /** The group transaction of the writes (see commit). */
+  private readonly groups: GroupCommit;
+  /** Counts, kept through writes and commit notices (see count). */
+  private readonly counts: Counts;
+  /** Pages, plans and page cursors. */
+  private readonly pages: Pages;
+  /** Multi-row statements of bulk loads (see bulkLoad). */
+  private bulk?: BulkRows;
+  /** The counting thread (countOffThread), started on first use. */
+  private counter?: CountingThread;
 
   constructor(readonly file: string, options: SqliteReadStoreOptions = {}) {
     this.readOnly = options.readOnly ?? false;
-    this.groupBulkMs = options.groupBulkMs ?? GROUP_MS;
-    this.groupBulkDocs = options.groupBulkDocs ?? GROUP_DOCS;
-    if (this.readOnly) {
-      this.db = new Database(file, { readonly: true, fileMustExist: true });
-      this.db.pragma('mmap_size = 0');
-      this.db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 2)}`);
-      this.db.pragma('temp_store = MEMORY');
-      this.extra = {};
-      this.offThreadRows = Infinity;
-      this.staleCountWaitMs = 0;
-      this.followOtherWriters();
-      return;
-    }
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
-    this.db.pragma('journal_mode = WAL');
-    // Durable through a process crash; a power cut may lose the last commits, writes and
-    // checkpoints together, and the projectors replay them from the event log.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`cache_size = ${-1024 * (options.cacheMb ?? 128)}`);
-    this.db.pragma('temp_store = MEMORY');
-    // ANALYZE samples this many rows per index (milliseconds, not a pass over a million rows).
-    this.db.pragma('analysis_limit = 1000');
-    // Fewer, larger log checkpoints (each syncs the files): 16 MB of log between them.
-    this.db.pragma('wal_autocheckpoint = 4000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS _checkpoints (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS _kinds (coll TEXT NOT NULL, path TEXT NOT NULL, bits INTEGER NOT NULL, PRIMARY KEY (coll, path));
-      CREATE TABLE IF NOT EXISTS _indexes (coll TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (coll, fields));
-      ${SEQ_TABLE_SQL};
-    `);
-    this.extra = options.extraIndexes ?? {};
-    this.offThreadRows = options.offThreadRows ?? 20_000;
-    this.staleCountWaitMs = options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS;
+    this.db = openDatabase(file, options);
+    this.tables = new Tables(this.db, (sql) => this.stmt(sql), this.readOnly, (tables) => this.counts.remember(tables));
+    this.groups = new GroupCommit(this.db, options, (notice) => this.onCommitted?.(notice));
+    this.indexes = new Indexes(this.tables, this.readOnly ? {} : options.extraIndexes ?? {});
+    const counting = this.readOnly
+      ? { offThreadRows: Infinity, staleCountWaitMs: 0 }
+      : { offThreadRows: options.offThreadRows ?? 20_000, staleCountWaitMs: options.staleCountWaitMs ?? STALE_COUNT_WAIT_MS };
+    this.counts = new Counts(this.tables, this.indexes, { ...counting, file }, (sql, params) => this.countOffThread(sql, params));
+    this.pages = new Pages(this.tables, this.indexes, this.counts);
+    if (this.readOnly) this.followOtherWriters();
   }
 
   /** A prepared statement, kept (up to STATEMENTS of them, then the cache starts over). Callers reading one column pluck it, so every statement with that column is plucked. */
@@ -318,18 +186,9 @@ export class SqliteReadStore implements ReadStore {
     return s;
   }
 
-  /**
-   * For a process that reads what another process's projectors write (PAPERLINK_ROLE command
-   * or query, ADR 0025): what this connection keeps about the tables (the paths' kinds, the
-   * indexes, kept counts and page cursors) is dropped whenever another connection has
-   * committed since it was read (SQLite's data_version), and read again from the file.
-   */
+  /** Reads what another process writes to this file (Tables.followOtherWriters, ADR 0025). */
   followOtherWriters(): void {
-    // The projector's group transactions hold the write lock up to a second: a table this
-    // process creates first (an empty collection) waits for it instead of failing at once.
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.prepare('PRAGMA data_version').pluck();
-    this.otherWriters = { version, seen: version.get() };
+    this.tables.followOtherWriters();
   }
 
   /**
@@ -337,134 +196,27 @@ export class SqliteReadStore implements ReadStore {
    * sequence number and its commit notice (onCommitted) says what it changed (ADR 0029).
    */
   trackChanges(): void {
-    this.tracker ??= new ChangeTracker();
+    this.groups.tracker ??= new ChangeTracker();
   }
 
-  /**
-   * For a reader that follows another connection's writes (followOtherWriters) and gets that
-   * writer's commit notices (receiveNotice): kept counts, page anchors and cursors are brought
-   * forward through each commit by its notice instead of being dropped (ADR 0029).
-   */
+  /** Brings what is kept forward through the followed writer's commits by their notices (Tables.followCommitNotices, ADR 0029). */
   followCommitNotices(): void {
-    if (!this.otherWriters) throw new Error('followCommitNotices follows another writer (followOtherWriters first)');
-    this.notices ??= new NoticeLog();
-    this.notices.seq = this.readSeq();
+    this.tables.followCommitNotices();
   }
 
   /** A commit notice of the writer (undefined: a commit whose changes are not known: everything kept is dropped). */
   receiveNotice(notice: CommitNotice | undefined): void {
-    if (!this.notices) return;
-    if (notice) {
-      this.notices.add(notice);
-      return;
-    }
-    this.notices.clear();
-    this.forgetKept();
+    this.tables.receiveNotice(notice);
   }
 
-  /**
-   * The counts known now, per collection and filter key: those kept (maintained through writes)
-   * first, then the last known ones; at most `limit`. Saved across restarts (count-hints.ts).
-   */
+  /** The counts known now, per collection and filter key, at most `limit` (saved across restarts, count-hints.ts). */
   knownCounts(limit = 512): Array<[collection: string, key: string, n: number]> {
-    const out: Array<[string, string, number]> = [];
-    const seen = new Set<string>();
-    const add = (collection: string, key: string, n: number) => {
-      const id = `${collection}\u0000${key}`;
-      if (seen.has(id) || out.length >= limit) return;
-      seen.add(id);
-      out.push([collection, key, n]);
-    };
-    for (const [name, t] of this.tables) for (const [key, kept] of t.counts) add(name, key, kept.n);
-    for (const [name, last] of this.lastCounts) for (const [key, n] of last) add(name, key, n);
-    return out;
+    return this.counts.known(limit);
   }
 
-  /**
-   * Counts known before a restart, as last known ones: a big count's first call after the start
-   * answers with one at once (see `hinted`) instead of waiting for a recount of the whole table
-   * (the unmatched transactions of 1,000,000: 1.2-2.2 s), and the recount it starts replaces it.
-   */
+  /** Counts known before a restart, answered as last known ones while their recounts run. */
   seedKnownCounts(entries: ReadonlyArray<readonly [collection: string, key: string, n: number]>): void {
-    for (const [collection, key, n] of entries) {
-      let last = this.lastCounts.get(collection);
-      if (!last) this.lastCounts.set(collection, (last = new Map()));
-      if (last.has(key)) continue;
-      last.set(key, n);
-      this.hinted.add(`${collection}\u0000${key}`);
-    }
-  }
-
-  /** Counts kept so far become the last known ones (see count), and every table is read again. */
-  private forgetKept(): void {
-    for (const [tableName_, kept] of this.tables) {
-      let last = this.lastCounts.get(tableName_);
-      if (!last) this.lastCounts.set(tableName_, (last = new Map()));
-      for (const [key, c] of kept.counts) last.set(key, c.n);
-    }
-    this.tables.clear();
-  }
-
-  private readSeq(): number {
-    return this.stmt(`SELECT ${SEQ_SQL}`).pluck().get() as number;
-  }
-
-  /** A table about to be queried (not read by id): with its indexes. */
-  private readTable(name: string): Table {
-    const t = this.table(name);
-    this.buildPending(t);
-    return t;
-  }
-
-  /** A collection's table, created on first use, with what is known about its paths. */
-  private table(name: string): Table {
-    if (this.otherWriters) {
-      const now = this.otherWriters.version.get();
-      if (now !== this.otherWriters.seen) {
-        this.otherWriters.seen = now;
-        if (this.notices) {
-          // What is kept is brought forward by the notices when used; kinds and indexes are read again.
-          this.notices.seq = this.readSeq();
-          for (const kept of this.tables.values()) kept.stale = true;
-        } else this.forgetKept();
-      }
-    }
-    let t = this.tables.get(name);
-    if (t?.stale) this.reread(t);
-    if (t) return t;
-    const sql = `"${tableName(name)}"`;
-    this.createTable(sql, name);
-    const kinds: PathKinds = new Map();
-    for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(name) as Array<{ path: string; bits: number }>) kinds.set(row.path, row.bits);
-    const indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
-    const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(name)) as string[]);
-    t = { name, sql, kinds, indexes, pending: [], deferring: false, counts: new Map(), cursors: new Map(), writes: 0 };
-    const expected = new Set(indexes.map((fields) => this.indexName(t!, fields)));
-    t.pending = indexes.filter((fields) => !built.has(this.indexName(t!, fields)));
-    t.deferring = t.pending.length > 0;
-    // Indexes of an earlier format (INDEX_FORMAT) cost every write and serve nothing.
-    if (!this.otherWriters) for (const old of built) if (old.startsWith('ix_') && !expected.has(old)) this.db.exec(`DROP INDEX "${old}"`);
-    this.tables.set(name, t);
-    return t;
-  }
-
-  /** Following commit notices: a table's kinds and indexes read again after another connection's commit (what is kept stays). */
-  private reread(t: Table): void {
-    t.stale = false;
-    this.createTable(t.sql, t.name);
-    t.kinds.clear();
-    for (const row of this.stmt('SELECT path, bits FROM _kinds WHERE coll = ?').all(t.name) as Array<{ path: string; bits: number }>) t.kinds.set(row.path, row.bits);
-    t.indexes = (this.stmt('SELECT fields FROM _indexes WHERE coll = ?').all(t.name) as Array<{ fields: string }>).map((r) => JSON.parse(r.fields) as string[]);
-    const built = new Set(this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(tableName(t.name)) as string[]);
-    t.pending = t.indexes.filter((fields) => !built.has(this.indexName(t, fields)));
-    t.deferring = t.pending.length > 0;
-  }
-
-  /** A collection's table; read-only, a temporary empty one where the file has none yet. */
-  private createTable(sql: string, name: string): void {
-    const exists = this.readOnly && this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(tableName(name)) !== undefined;
-    if (exists) return;
-    this.db.exec(`CREATE ${this.readOnly ? 'TEMP ' : ''}TABLE IF NOT EXISTS ${sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
+    this.counts.seed(entries);
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
@@ -473,139 +225,17 @@ export class SqliteReadStore implements ReadStore {
     return c as unknown as ReadCollection<T>;
   }
 
-  private indexName(t: Table, fields: string[]): string {
-    return `ix_${createHash('sha1').update(`${INDEX_FORMAT}\0${t.name}\0${fields.join('\0')}`).digest('hex').slice(0, 12)}`;
-  }
-
-  /**
-   * The fields, then `id DESC`: lists sort descending by default with ties by ascending id,
-   * which a backward scan of the index then reads in order (no sort of equal keys: a page
-   * 25,000 entries deep into a million by date took 50-110 ms sorting each day's ties).
-   * Included fields (`+name`, covering.ts) come after the id: they change no order, and a filter
-   * on them is decided from the index entry (a count reads the index alone).
-   */
-  private createIndex(t: Table, fields: string[]): void {
-    const columns = [...keyFields(fields).filter((f) => f !== '_id').map(pathExpr), 'id DESC', ...includedFields(fields).map(pathExpr)];
-    this.db.exec(`CREATE INDEX IF NOT EXISTS "${this.indexName(t, fields)}" ON ${t.sql} (${columns.join(', ')})`);
-  }
-
-  /**
-   * The index that reads a sorted page in order: its first fields pinned by equalities of the
-   * filter, the next ones the sort's keys. Without statistics SQLite prefers a range on another
-   * index and sorts every match (a date range sorted by amount: 120,000 rows of a million);
-   * read in order from a covering index, a page costs the entries up to it.
-   */
-  private orderIndex(t: Table, filter: Filter, sort: SortSpec | undefined): string {
-    const keys = Object.keys(sort ?? {});
-    if (keys.length === 0) return '';
-    const pinned = new Set(Object.entries(filter).filter(([k, v]) => !k.startsWith('$') && (typeof v === 'string' || typeof v === 'number')).map(([k]) => k));
-    // Of the indexes that read the order, the one that pins the most equalities: a member's
-    // receipts by upload date are read from (companyId, userId, upload_date), not from the
-    // company's (companyId, upload_date) filtered row by row (100,000 entries for a member with
-    // none: 76 ms a page).
-    let best: { fields: string[]; at: number } | undefined;
-    for (const fields of t.indexes) {
-      if (t.pending.includes(fields)) continue;
-      const order = keyFields(fields);
-      let at = 0;
-      while (at < order.length && pinned.has(order[at]!)) at++;
-      if (at < order.length && order[at] === keys[0] && (!best || at > best.at)) best = { fields, at };
-    }
-    return best ? ` INDEXED BY "${this.indexName(t, best.fields)}"` : '';
-  }
-
-  /** `INDEXED BY` the index a query names by its fields (FindOptions.hint), when the table has it built. */
-  private hintIndex(t: Table, hint: readonly string[] | undefined): string {
-    if (!hint || hint.length === 0) return '';
-    // By its keys: the (companyId, transaction_date) a query names is the index that carries included fields too.
-    const fields = t.indexes.find((i) => i.join('\0') === hint.join('\0')) ?? t.indexes.find((i) => keyFields(i).join('\0') === hint.join('\0'));
-    return fields && !t.pending.includes(fields) ? ` INDEXED BY "${this.indexName(t, fields)}"` : '';
-  }
-
   async ensureIndexes(collection: string, indexes: string[][]): Promise<void> {
-    const t = this.table(collection);
-    const { wanted, replaced } = withoutReplaced([...indexes, ...(this.extra[collection.replace(/__g\d+$/, '')] ?? [])]);
-    for (const fields of t.indexes.filter(replaced)) {
-      // Replaced by one with included fields (a data folder from before them): it goes, that one is built.
-      if (!this.otherWriters) {
-        this.db.transaction(() => {
-          this.stmt('DELETE FROM _indexes WHERE coll = ? AND fields = ?').run(collection, JSON.stringify(fields));
-          this.db.exec(`DROP INDEX IF EXISTS "${this.indexName(t, fields)}"`);
-        }).immediate();
-      }
-      t.indexes = t.indexes.filter((i) => i !== fields);
-      t.pending = t.pending.filter((i) => i !== fields);
-    }
-    for (const fields of wanted) {
-      if (fields.length === 0 || t.indexes.some((i) => i.join('\0') === fields.join('\0'))) continue;
-      const later = t.deferring;
-      this.db.transaction(() => {
-        if (!later) this.createIndex(t, fields);
-        this.stmt('INSERT OR IGNORE INTO _indexes (coll, fields) VALUES (?, ?)').run(collection, JSON.stringify(fields));
-      }).immediate();
-      t.indexes.push(fields);
-      if (later) t.pending.push(fields);
-    }
-  }
-
-  /**
-   * Builds the indexes a collection filled from empty was waiting for. SQLite builds an index
-   * from a sort of the whole table, several times faster than updating it row by row while
-   * the rows arrive. Not in a process that follows another's writes (it never writes).
-   */
-  private buildPending(t: Table): void {
-    if (!t.deferring || this.otherWriters) return;
-    const pending = t.pending;
-    this.db.transaction(() => {
-      for (const fields of pending) this.createIndex(t, fields);
-    }).immediate();
-    t.pending = [];
-    t.deferring = false;
-    this.analyze(t);
-  }
-
-  /**
-   * Statistics of a table (a sample: analysis_limit): without them SQLite reads a filter that
-   * selects most of a company's rows through the companyId index, a random lookup per row (a
-   * count of 1,000,000 unmatched transactions took 11 s), where a scan of the table is sequential.
-   */
-  private analyze(t: Table): void {
-    this.db.exec(`ANALYZE ${t.sql}`);
-  }
-
-  private readDoc(t: Table, id: string): Doc | null {
-    const d = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE id = ?`).pluck().get(id) as string | undefined;
-    return d === undefined ? null : (JSON.parse(d) as Doc);
+    this.indexes.ensure(collection, indexes);
   }
 
   /** Synchronous: one indexed read (the projectors' unit of work and company settings use it). */
   peek(collection: string, id: string): Doc | null {
-    return this.readDoc(this.table(collection), id);
+    return this.tables.readDoc(this.tables.get(collection), id);
   }
 
   async getMany(collection: string, ids: string[]): Promise<Map<string, Doc>> {
-    return this.readDocs(this.table(collection), ids);
-  }
-
-  /**
-   * Documents by id: a few, one indexed read each; more, READ_IDS per statement (`id IN` a JSON
-   * array, each a lookup through the primary key) instead of a statement run per id (ADR 0027:
-   * an import's 100,000 keys and a projector's reads of an event's 1,000 documents).
-   */
-  private readDocs(t: Table, ids: readonly string[]): Map<string, Doc> {
-    const out = new Map<string, Doc>();
-    if (ids.length <= 4) {
-      for (const id of ids) {
-        const doc = this.readDoc(t, id);
-        if (doc) out.set(id, doc);
-      }
-      return out;
-    }
-    const select = this.stmt(`SELECT id, json(doc) AS d FROM ${t.sql} WHERE id IN (SELECT value FROM json_each(?))`);
-    for (let at = 0; at < ids.length; at += READ_IDS) {
-      for (const r of select.all(JSON.stringify(ids.slice(at, at + READ_IDS))) as Array<{ id: string; d: string }>) out.set(r.id, JSON.parse(r.d) as Doc);
-    }
-    return out;
+    return this.tables.readDocs(this.tables.get(collection), ids);
   }
 
   /**
@@ -614,33 +244,20 @@ export class SqliteReadStore implements ReadStore {
    * free between chunks, the checkpoints with the last one: after a crash in between, the
    * projectors replay the batch, and documents already written are skipped by their `_pos`
    * (unit-of-work.ts). Queries may meanwhile see part of such a batch (an import's rows).
-   *
-   * Units are grouped into one SQLite transaction for up to GROUP_MS (or GROUP_DOCS documents),
-   * a bulk flow's for up to GROUP_BULK_MS (GROUP_BULK_DOCS) while its writes keep coming: each
-   * commit writes every page it changed to the log, and a unit of 500 documents changes a page of
-   * every index per document, so one transaction per unit wrote about 30 times the data. A crash
-   * loses at most the open group, writes and checkpoints together (replayed).
+   * Units are grouped into one SQLite transaction (GroupCommit, sqlite-group.ts).
    */
   async commit(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
-    if (this.failure) throw this.failure;
+    if (this.groups.failure) throw this.groups.failure;
     const entries: Array<[Table, string, Doc | null]> = [];
     for (const [name, docs] of writes) {
-      const t = this.table(name);
+      const t = this.tables.get(name);
       for (const [id, doc] of docs) entries.push([t, id, doc]);
     }
     for (let at = 0; at < entries.length || at === 0; at += CHUNK_DOCS) {
       const last = at + CHUNK_DOCS >= entries.length;
-      if (!this.db.inTransaction) {
-        this.db.exec('BEGIN IMMEDIATE');
-        this.group = { since: performance.now(), docs: 0, last: 0 };
-        this.tracker?.begin(this.db);
-      }
-      this.writeChunk(entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
-      const group = this.group!;
-      group.docs += Math.min(CHUNK_DOCS, entries.length - at);
-      group.last = performance.now();
-      if (this.groupIsDue(group, group.last)) this.commitGroup();
-      else this.groupTimer ??= setTimeout(() => this.groupTimeUp(), GROUP_MS);
+      this.groups.open();
+      writeChunk(this.tables, this.groups.tracker, entries.slice(at, at + CHUNK_DOCS), last ? checkpoints : []);
+      this.groups.wrote(Math.min(CHUNK_DOCS, entries.length - at));
       if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
@@ -650,178 +267,16 @@ export class SqliteReadStore implements ReadStore {
    * committed, so the open group is committed first.
    */
   protected countOffThread(sql: string, params: unknown[]): Promise<number> {
-    this.commitGroup();
-    if (!this.counter) {
-      const worker = new Worker(new URL('./sqlite-count.mjs', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
-      worker.unref();
-      const counter = { worker, next: 0, waiting: new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>() };
-      worker.on('message', (m: { id: number; n?: number; error?: string }) => {
-        const w = counter.waiting.get(m.id);
-        counter.waiting.delete(m.id);
-        if (m.error !== undefined || m.n === undefined) w?.reject(new Error(m.error ?? 'no count'));
-        else w?.resolve(m.n);
-      });
-      worker.on('error', (error) => {
-        for (const w of counter.waiting.values()) w.reject(error);
-        counter.waiting.clear();
-        if (this.counter === counter) this.counter = undefined;
-      });
-      this.counter = counter;
-    }
-    const counter = this.counter;
-    const id = counter.next++;
-    return new Promise<number>((resolve, reject) => {
-      counter.waiting.set(id, { resolve, reject });
-      counter.worker.postMessage({ id, sql, params });
-    });
+    this.groups.commit();
+    return (this.counter ??= new CountingThread(this.file)).count(sql, params);
   }
 
-  /** Whether the open group is to be committed now: it reached its size or its age (a bulk flow's are larger). */
-  private groupIsDue(group: { since: number; docs: number }, now: number): boolean {
-    const bulk = group.docs >= BULK_AT;
-    return group.docs >= (bulk ? Math.max(GROUP_DOCS, this.groupBulkDocs) : GROUP_DOCS) || now - group.since >= (bulk ? Math.max(GROUP_MS, this.groupBulkMs) : GROUP_MS);
-  }
-
-  /** The group's timer: committed when due or when no write came for GROUP_MS; else looked at again later. */
-  private groupTimeUp(): void {
-    this.groupTimer = undefined;
-    const group = this.group;
-    if (!group || !this.db.inTransaction) return;
-    const now = performance.now();
-    if (this.groupIsDue(group, now) || now - group.last >= GROUP_MS) this.commitGroup();
-    else this.groupTimer = setTimeout(() => this.groupTimeUp(), Math.max(1, GROUP_MS - (now - group.last)));
-  }
-
-  /** Ends the open group transaction (durable from here). */
-  private commitGroup(): void {
-    if (this.groupTimer) clearTimeout(this.groupTimer);
-    this.groupTimer = undefined;
-    this.group = undefined;
-    if (!this.db.open || !this.db.inTransaction) return;
-    const notice = this.tracker?.take();
-    try {
-      this.db.exec('COMMIT');
-      this.onCommitted?.(notice);
-    } catch (error) {
-      // The group's writes are gone and the projectors believe them applied: stop taking writes
-      // (the runner stops; a restart replays from the stored checkpoints).
-      this.failure = error instanceof Error ? error : new Error(String(error));
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      console.error('read store commit failed; restart to replay the read models:', error);
-    }
-  }
-
-  private writeChunk(entries: Array<[Table, string, Doc | null]>, checkpoints: Checkpoint[]): void {
-    const counted: Array<[Table, Doc | null, Doc | null]> = [];
-    const newKinds = new Set<Table>();
-    try {
-      this.db.transaction(() => {
-        // Per table (ids are unique within a table's writes, so their order does not matter):
-        // the documents before, for kept counts, in one read; deletes; then the documents as
-        // multi-row upserts, INSERT_ROWS per statement call (ADR 0027).
-        const byTable = new Map<Table, Array<[string, Doc | null]>>();
-        for (const [t, id, doc] of entries) {
-          let docs = byTable.get(t);
-          if (!docs) byTable.set(t, (docs = []));
-          docs.push([id, doc]);
-        }
-        for (const [t, docs] of byTable) {
-          t.writes += docs.length;
-          // A reader following this writer gets a small commit's documents before and after (ADR 0029).
-          const track = this.tracker?.wants(t.name, docs.length) ?? false;
-          if (t.counts.size > 0 || track) {
-            const before = this.readDocs(t, docs.map(([id]) => id));
-            for (const [id, doc] of docs) {
-              if (t.counts.size > 0) counted.push([t, before.get(id) ?? null, doc]);
-              if (track) this.tracker!.record(t.name, before.get(id) ?? null, doc === null ? null : structuredClone(doc));
-            }
-          }
-          const rows: string[] = [];
-          for (const [id, doc] of docs) {
-            if (doc === null) {
-              this.stmt(`DELETE FROM ${t.sql} WHERE id = ?`).run(id);
-              continue;
-            }
-            if (recordKinds(doc, t.kinds)) newKinds.add(t);
-            rows.push(id, JSON.stringify(doc));
-          }
-          this.upsertRows(t, rows);
-        }
-        for (const t of newKinds) {
-          for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
-        }
-        for (const cp of checkpoints) {
-          this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
-        }
-      }).immediate();
-    } catch (error) {
-      for (const [t] of entries) t.counts.clear();
-      throw error;
-    }
-    for (const [t, before, after] of counted) {
-      for (const kept of t.counts.values()) kept.n += (after !== null && kept.test(after) ? 1 : 0) - (before !== null && kept.test(before) ? 1 : 0);
-    }
-  }
-
-  /**
-   * A bulk load (ADR 0028): writes and checkpoints in one transaction of multi-row statements,
-   * for collections a rebuild fills from empty that no one reads meanwhile (`make rebuild` holds
-   * the data folder; a blue-green generation is not live yet). Documents replace those with the
-   * same id; kept counts and page cursors of the tables are dropped, not maintained.
-   */
+  /** Writes and checkpoints in one transaction, for collections no one reads meanwhile (BulkRows.load, ADR 0028). */
   async bulkLoad(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
-    if (this.failure) throw this.failure;
-    this.commitGroup();
-    const bulk = (this.bulk ??= new BulkRows(this.db));
-    // The documents' JSON and their order first, outside the transaction: the write lock is held
-    // for the inserts only (a rebuild's other thread waits for it; ADR 0028 amendment).
-    const loads = [...writes].map(([name, docs]) => {
-      const t = this.table(name);
-      const rows: Array<[string, string]> = [];
-      const gone: string[] = [];
-      let newKinds = false;
-      for (const [id, doc] of docs) {
-        if (doc === null) {
-          gone.push(id);
-          continue;
-        }
-        if (recordKinds(doc, t.kinds)) newKinds = true;
-        rows.push([id, JSON.stringify(doc)]);
-      }
-      BulkRows.sortRows(rows);
-      return { t, rows, gone, newKinds };
-    });
-    this.db.transaction(() => {
-      for (const { t, rows, gone, newKinds } of loads) {
-        t.writes++;
-        t.counts.clear();
-        t.cursors.clear();
-        if (gone.length > 0) bulk.delete(t.sql, gone);
-        bulk.insert(t.sql, rows);
-        if (newKinds) {
-          for (const [path, bits] of t.kinds) this.stmt('INSERT INTO _kinds (coll, path, bits) VALUES (?, ?, ?) ON CONFLICT (coll, path) DO UPDATE SET bits = excluded.bits').run(t.name, path, bits);
-        }
-      }
-      for (const cp of checkpoints) {
-        this.stmt('INSERT INTO _checkpoints (name, version, position) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position').run(cp.name, cp.version, cp.position);
-      }
-    }).immediate();
+    if (this.groups.failure) throw this.groups.failure;
+    this.groups.commit();
+    (this.bulk ??= new BulkRows(this.db)).load(this.tables, writes, checkpoints);
     this.onCommitted?.();
-  }
-
-  /** Documents as [id, JSON, id, JSON, ...]: INSERT_ROWS per statement call, the rest one at a time. Inside a transaction. */
-  private upsertRows(t: Table, rows: string[]): void {
-    const upsert = (n: number) => this.stmt(`INSERT INTO ${t.sql} (id, doc) VALUES ${new Array<string>(n).fill('(?, jsonb(?))').join(', ')} ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`);
-    const full = 2 * INSERT_ROWS;
-    let at = 0;
-    if (rows.length >= full) {
-      const many = upsert(INSERT_ROWS);
-      for (; at + full <= rows.length; at += full) many.run(rows.slice(at, at + full));
-    }
-    if (at < rows.length) {
-      const one = upsert(1);
-      for (; at < rows.length; at += 2) one.run(rows[at], rows[at + 1]);
-    }
   }
 
   async getCheckpoints(): Promise<Checkpoint[]> {
@@ -835,10 +290,10 @@ export class SqliteReadStore implements ReadStore {
     // connection committed in between (a rebuild on several threads, rebuild-threads.ts: found at
     // 1,000,000 rows, where one thread's drop of a big table held the lock for seconds).
     this.db.transaction(() => {
-      this.tracker?.begin(this.db);
+      this.groups.tracker?.begin(this.db);
       for (const name of collections) {
-        this.tracker?.untracked(name);
-        const t = this.table(name);
+        this.groups.tracker?.untracked(name);
+        const t = this.tables.get(name);
         this.db.exec(`DROP TABLE IF EXISTS ${t.sql}`);
         this.db.exec(`CREATE TABLE ${t.sql} (id TEXT PRIMARY KEY, doc BLOB NOT NULL)`);
         // Filled from empty by a rebuild: the indexes are built when it is first read or
@@ -846,7 +301,7 @@ export class SqliteReadStore implements ReadStore {
         // live one answers and switched to without a pause.
         t.deferring = !/__g\d+$/.test(name);
         if (t.deferring) t.pending = [...t.indexes];
-        else for (const fields of t.indexes) this.createIndex(t, fields);
+        else for (const fields of t.indexes) this.indexes.create(t, fields);
         this.stmt('DELETE FROM _kinds WHERE coll = ?').run(name);
         t.kinds.clear();
         t.counts.clear();
@@ -856,7 +311,7 @@ export class SqliteReadStore implements ReadStore {
       for (const name of checkpointNames) this.stmt('DELETE FROM _checkpoints WHERE name = ?').run(name);
     }).immediate();
     // Committed on its own (no group open): its notice now.
-    if (!inGroup && this.tracker) this.onCommitted?.(this.tracker.take());
+    if (!inGroup && this.groups.tracker) this.onCommitted?.(this.groups.tracker.take());
     // Prepared statements of a dropped table are invalid now.
     for (const [sql] of this.statements) if (collections.some((c) => sql.includes(`"${tableName(c)}"`))) this.statements.delete(sql);
     for (const c of collections) this.bulk?.forget(`"${tableName(c)}"`);
@@ -864,29 +319,18 @@ export class SqliteReadStore implements ReadStore {
 
   /** Ends the open group transaction, if any. */
   async flush(): Promise<void> {
-    // Pending indexes one at a time, the event loop free between them (a million rows: seconds each).
-    for (const t of [...this.tables.values()]) {
-      if (!t.deferring || this.otherWriters) continue;
-      while (t.pending.length > 0 && this.tables.get(t.name) === t) {
-        this.createIndex(t, t.pending[0]!);
-        t.pending.shift();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      if (t.pending.length > 0) continue;
-      t.deferring = false;
-      this.analyze(t);
-    }
-    this.commitGroup();
+    await this.indexes.buildAllPending();
+    this.groups.commit();
     // Statistics of tables that changed much since they were taken (cheap when none did).
-    if (!this.otherWriters) this.db.pragma('optimize');
-    if (this.failure) throw this.failure;
+    if (!this.tables.otherWriters) this.db.pragma('optimize');
+    if (this.groups.failure) throw this.groups.failure;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.commitGroup();
-    void this.counter?.worker.terminate();
+    this.groups.commit();
+    this.counter?.close();
     this.counter = undefined;
     try {
       if (!this.readOnly) this.db.pragma('optimize');
@@ -895,369 +339,28 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** A count kept since it was last asked for (and maintained through writes), if there is one. */
-  private keptCount(t: Table, filter: Filter): number | undefined {
-    const key = filterKey(filter);
-    const kept = key === undefined ? undefined : t.counts.get(key);
-    if (!kept) return undefined;
-    t.counts.delete(key!);
-    if (this.notices) {
-      // Brought through the writer's commits since it was counted by their notices (ADR 0029);
-      // without them it is only the last known count.
-      const moved = kept.seq !== undefined && this.notices.rollForward(t.name, kept.seq, (before, after) => {
-        kept.n += (after !== null && kept.test(after) ? 1 : 0) - (before !== null && kept.test(before) ? 1 : 0);
-      });
-      if (!moved) {
-        this.lastKnown(t.name, key!, kept.n);
-        return undefined;
-      }
-      kept.seq = this.notices.seq;
-    }
-    t.counts.set(key!, kept);
-    return kept.n;
-  }
-
-  /**
-   * Keeps a count. Following commit notices, `seq` says which commits it includes (read with it);
-   * a count without one is only the last known count.
-   */
-  private keepCount(t: Table, filter: Filter, n: number, seq?: number): void {
-    const key = filterKey(filter);
-    if (key === undefined) return;
-    if (this.notices && seq === undefined) {
-      this.lastKnown(t.name, key, n);
-      return;
-    }
-    if (t.counts.size >= KEPT_COUNTS) t.counts.delete(t.counts.keys().next().value!);
-    t.counts.set(key, { n, test: predicate(filter), ...(seq === undefined ? {} : { seq }) });
-  }
-
-  private lastKnown(name: string, key: string, n: number): void {
-    let last = this.lastCounts.get(name);
-    if (!last) this.lastCounts.set(name, (last = new Map()));
-    last.set(key, n);
-  }
-
-  /** Following commit notices: a count and the sequence number of the commits it includes, in one statement. */
-  private countSql(t: Table, where: string, indexed = ''): string {
-    return this.notices ? `SELECT json_array(count(*), ${SEQ_SQL}) FROM ${t.sql}${indexed} WHERE ${where}` : `SELECT count(*) AS n FROM ${t.sql}${indexed} WHERE ${where}`;
-  }
-
-  /** `INDEXED BY` the index with included fields a count of `filter` reads alone (covering.ts), if any. */
-  private coveringCount(t: Table, filter: Filter): string {
-    const cover = coveringIndexFor(t.indexes.filter((i) => !t.pending.includes(i)), filter);
-    return cover ? ` INDEXED BY "${this.indexName(t, cover)}"` : '';
-  }
-
-  private static counted(value: unknown): { n: number; seq?: number } {
-    if (typeof value !== 'string') return { n: value as number };
-    const [n, seq] = JSON.parse(value) as [number, number];
-    return { n, seq };
-  }
-
   /** The number of matches, kept through writes once asked for (lists ask on every page). */
   async count(name: string, filter: Filter): Promise<number> {
-    const t = this.readTable(name);
-    const kept = this.keptCount(t, filter);
-    if (kept !== undefined) return kept;
-    const where = compileWhere(filter, t.kinds);
-    let n = 0;
-    let seq: number | undefined;
-    if (!where.rest) {
-      const sql = this.countSql(t, where.sql.sql, this.coveringCount(t, filter));
-      const rows = this.stmt(`SELECT max(rowid) FROM ${t.sql}`).pluck().get() as number | null;
-      if ((rows ?? 0) >= this.offThreadRows && this.file !== ':memory:') {
-        // A few matches (a member's receipts in a company of 100,000) are counted here, from the
-        // index their equalities select, reading at most SMALL_COUNT + 1 entries: sent to the
-        // counting thread they waited behind a big table's recount (90-110 ms a page during jobs).
-        const small = this.smallCount(t, filter, where.sql);
-        if (small !== undefined) {
-          this.keepCount(t, filter, small.n, small.seq);
-          return small.n;
-        }
-        const writes = t.writes;
-        const key = filterKey(filter);
-        const flight = `${name}\u0000${key ?? sql + JSON.stringify(where.sql.params)}`;
-        let recount = this.recounts.get(flight);
-        // A recount already under way: an earlier call waited for it (STALE_COUNT_WAIT_MS) and
-        // answered the last known count; this one does not wait again.
-        const alreadyCounting = recount !== undefined;
-        // A count from before the restart: its first recount is not waited for either (how long it
-        // takes is not known yet, and a big one takes seconds).
-        const hinted = this.hinted.delete(flight);
-        if (!recount) {
-          const started = performance.now();
-          recount = this.countOffThread(sql, where.sql.params).then(
-            (value) => {
-              if (this.recountMs.size >= 1024) this.recountMs.clear();
-              this.recountMs.set(flight, performance.now() - started);
-              const { n: counted, seq: at } = SqliteReadStore.counted(value);
-              // Following notices: kept with the commits it includes. Otherwise kept only when
-              // nothing was written meanwhile (the writes would be missing from it).
-              if (this.notices) this.keepCount(t, filter, counted, at);
-              else if (t.writes === writes && this.tables.get(name) === t) this.keepCount(t, filter, counted);
-              if (key !== undefined) this.lastCounts.get(name)?.set(key, counted);
-              return counted;
-            },
-            () => undefined,
-          ).finally(() => this.recounts.delete(flight));
-          this.recounts.set(flight, recount);
-        }
-        const last = key === undefined ? undefined : this.lastCounts.get(name)?.get(key);
-        // A recount that took longer than the wait last time will again (1,000,000 rows: 100-250
-        // ms): waiting for it only delays the answer it cannot change (a list during an import,
-        // whose commits drop the kept count, paid the whole wait on every page).
-        const slow = alreadyCounting || hinted || (this.recountMs.get(flight) ?? 0) > this.staleCountWaitMs;
-        const counted = last === undefined
-          ? await recount
-          : this.staleCountWaitMs <= 0 || slow
-            ? undefined
-            : await Promise.race([recount, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.staleCountWaitMs))]);
-        if (counted !== undefined) return counted;
-        if (last !== undefined) return last;
-      }
-      ({ n, seq } = SqliteReadStore.counted(this.stmt(sql).pluck().get(...where.sql.params)));
-    } else {
-      const test = predicate(where.rest);
-      // Following notices: the sequence number read in the same read transaction as the rows.
-      this.db.transaction(() => {
-        if (this.notices) seq = this.readSeq();
-        for (const d of this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}`).pluck().iterate(...where.sql.params) as Iterable<string>) {
-          if (test(JSON.parse(d))) n++;
-        }
-      })();
-    }
-    this.keepCount(t, filter, n, seq);
-    return n;
-  }
-
-  /**
-   * The count of a filter made only of equalities on the first fields of a built index, when it is
-   * at most SMALL_COUNT: read from that index with a limit, so the work is bounded whatever the
-   * table's size. Undefined when the filter is not of that shape or has more matches.
-   */
-  private smallCount(t: Table, filter: Filter, where: { sql: string; params: unknown[] }): { n: number; seq?: number } | undefined {
-    const keys = Object.keys(filter);
-    if (keys.length === 0 || !keys.every((k) => !k.startsWith('$') && (typeof filter[k] === 'string' || typeof filter[k] === 'number'))) return undefined;
-    const pinned = new Set(keys);
-    const index = t.indexes.find((fields) => !t.pending.includes(fields) && keyFields(fields).length >= pinned.size && keyFields(fields).slice(0, pinned.size).every((f) => pinned.has(f)));
-    if (!index) return undefined;
-    const inner = `SELECT count(*) FROM (SELECT 1 FROM ${t.sql} INDEXED BY "${this.indexName(t, index)}" WHERE ${where.sql} LIMIT ${SMALL_COUNT + 1})`;
-    try {
-      const got = SqliteReadStore.counted(this.stmt(this.notices ? `SELECT json_array((${inner}), ${SEQ_SQL})` : inner).pluck().get(...where.params));
-      return got.n <= SMALL_COUNT ? got : undefined;
-    } catch {
-      return undefined; // the index cannot answer this filter as compiled: count as before
-    }
+    return this.counts.count(name, filter);
   }
 
   /** A page (and, when asked, the number of all matches). */
   page(name: string, filter: Filter, options: FindOptions, withTotal: boolean): { docs: Doc[]; total?: number } {
-    const t = this.readTable(name);
-    const where = compileWhere(filter, t.kinds);
-    const sorted = options.sort && Object.keys(options.sort).length > 0;
-    const paged = options.limit !== undefined || (options.skip ?? 0) > 0;
-    const order = sorted ? orderBy(options.sort, t.kinds) : paged ? 'id ASC' : undefined;
-    const skip = options.skip ?? 0;
-    const limit = options.limit ?? -1;
-    if (!where.rest && (order || !sorted)) {
-      const orderSql = order ? ` ORDER BY ${order}` : '';
-      let docs: Doc[];
-      if (paged) {
-        // The ids first (from an index alone where one covers filter and order), then their documents.
-        const idsBy = (indexed: string) => this.stmt(`SELECT id FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql} LIMIT ? OFFSET ?`).pluck().all(...where.sql.params, limit, skip) as string[];
-        const indexed = this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint);
-        let ids: string[] | undefined;
-        try {
-          // Deep in a sorted list, following commit notices: from the nearest anchor (ADR 0029).
-          if (indexed && this.notices && sorted && skip >= ANCHOR_EVERY) ids = this.anchoredIds(t, filter, options.sort!, where.sql, indexed, skip, limit);
-          ids ??= idsBy(indexed);
-        } catch (error) {
-          if (!indexed) throw error;
-          ids = idsBy(''); // the planner found no way to use the index: let it choose
-        }
-        docs = [];
-        for (const id of ids) {
-          const doc = this.readDoc(t, id);
-          if (doc) docs.push(doc);
-        }
-      } else {
-        const all = (indexed: string) => this.stmt(`SELECT json(doc) AS d FROM ${t.sql}${indexed} WHERE ${where.sql.sql}${orderSql}`).pluck().all(...where.sql.params) as string[];
-        const hinted = this.hintIndex(t, options.hint);
-        let rows: string[];
-        try {
-          rows = all(hinted);
-        } catch (error) {
-          if (!hinted) throw error;
-          rows = all(''); // the hinted index cannot answer this filter: let the planner choose
-        }
-        docs = rows.map((d) => JSON.parse(d) as Doc);
-      }
-      // The total (when wanted) comes from count, which may read it on another thread.
-      return { docs };
-    }
-    const test = where.rest ? predicate(where.rest) : () => true;
-    const rows = this.stmt(`SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${order ? ` ORDER BY ${order}` : ''}`).pluck().iterate(...where.sql.params) as IterableIterator<string>;
-    const end = limit < 0 ? Infinity : skip + limit;
-    if (order) {
-      // In order from SQL: test each and keep the page; go on counting only for a total not kept.
-      const kept = withTotal ? this.keptCount(t, filter) : undefined;
-      const counting = withTotal && kept === undefined;
-      const docs: Doc[] = [];
-      let n = 0;
-      for (const d of rows) {
-        const doc = JSON.parse(d) as Doc;
-        if (!test(doc)) continue;
-        if (n >= skip && n < end) docs.push(doc);
-        n++;
-        if (n >= end && !counting) {
-          rows.return?.();
-          break;
-        }
-      }
-      if (counting) this.keepCount(t, filter, n);
-      return { docs, total: withTotal ? kept ?? n : undefined };
-    }
-    const all: Doc[] = [];
-    for (const d of rows) {
-      const doc = JSON.parse(d) as Doc;
-      if (test(doc)) all.push(doc);
-    }
-    if (sorted) all.sort(comparator(options.sort!));
-    if (withTotal) this.keepCount(t, filter, all.length);
-    return { docs: all.slice(skip, end), total: all.length };
+    return this.pages.page(name, filter, options, withTotal);
   }
 
-  /**
-   * The ids of a deep page of a sorted list from the nearest anchor at or before it (keyset:
-   * the rows after the anchor's sort values and id), walking on from there in steps of
-   * ANCHOR_EVERY rows that become anchors too; an OFFSET walk reads every index entry before the
-   * page (a page 760,000 rows into a million: hundreds of ms). Anchors follow the writer's
-   * commits through its notices (shifted by the documents that moved across them) and are kept
-   * per filter and order. Undefined when the page is better read by OFFSET (values SQL cannot
-   * seek by, a commit between the notices and this read, the end of the list near NULLs).
-   */
-  private anchoredIds(t: Table, filter: Filter, sortSpec: SortSpec, where: { sql: string; params: unknown[] }, indexed: string, skip: number, limit: number): string[] | undefined {
-    const key = filterKey(filter);
-    if (key === undefined || limit <= 0) return undefined;
-    const sort = Object.entries(sortSpec).map(([p, d]) => [p, d === -1 ? -1 : 1] as [string, 1 | -1]);
-    if (!sort.some(([p]) => p === '_id')) sort.push(['_id', 1]);
-    const exprs = sort.map(([p]) => pathExpr(p));
-    const order = sort.map(([, d], i) => `${exprs[i]} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ');
-    const notices = this.notices!;
-    const anchorKey = `${key}\0${order}`;
-    t.anchors ??= new Map();
-    let a = t.anchors.get(anchorKey);
-    if (a) {
-      t.anchors.delete(anchorKey);
-      const list = a;
-      if (a.seq !== notices.seq && !notices.rollForward(t.name, a.seq, (before, after) => shiftAnchors(list, before, after))) a = undefined;
-      else a.seq = notices.seq;
-    }
-    a ??= { seq: notices.seq, test: predicate(filter), sort, at: [] };
-    if (t.anchors.size >= KEPT_COUNTS) t.anchors.delete(t.anchors.keys().next().value!);
-    t.anchors.set(anchorKey, a);
-    const anchors = a;
-    /** Rows after `from` (all rows without one), in order. */
-    const after = (from: unknown[] | undefined): { sql: string; params: unknown[] } => {
-      if (!from) return { sql: '', params: [] };
-      const ors: string[] = [];
-      const params: unknown[] = [from[0]];
-      for (let i = 0; i < sort.length; i++) {
-        const eq = exprs.slice(0, i).map((e) => `${e} = ?`);
-        const past = sort[i]![1] === 1 ? `${exprs[i]} > ?` : `(${exprs[i]} < ? OR ${exprs[i]} IS NULL)`;
-        ors.push(`(${[...eq, past].join(' AND ')})`);
-        params.push(...from.slice(0, i), from[i]);
-      }
-      // The first key bounds the index range (the rows before the anchor are not read).
-      return { sql: ` AND ${exprs[0]} ${sort[0]![1] === 1 ? '>=' : '<='} ? AND (${ors.join(' OR ')})`, params };
-    };
-    return this.db.transaction((): string[] | undefined => {
-      // What the notices describe is what this read sees, or the anchors are not used.
-      if (this.readSeq() !== notices.seq) return undefined;
-      let base: { offset: number; values?: unknown[] } = { offset: 0 };
-      for (const x of anchors.at) if (x.offset <= skip) base = x;
-      while (base.offset + ANCHOR_EVERY <= skip) {
-        const k = after(base.values);
-        const row = this.stmt(`SELECT ${exprs.join(', ')} FROM ${t.sql}${indexed} WHERE ${where.sql}${k.sql} ORDER BY ${order} LIMIT 1 OFFSET ?`).raw().get(...where.params, ...k.params, ANCHOR_EVERY - 1) as unknown[] | undefined;
-        if (!row || row.some((v) => v === null || (typeof v !== 'string' && typeof v !== 'number'))) break;
-        const next = { offset: base.offset + ANCHOR_EVERY, values: row };
-        const at = anchors.at.findIndex((x) => x.offset >= next.offset);
-        if (at < 0) anchors.at.push(next);
-        else if (anchors.at[at]!.offset === next.offset) anchors.at[at] = next;
-        else anchors.at.splice(at, 0, next);
-        base = next;
-      }
-      const k = after(base.values);
-      const ids = this.stmt(`SELECT id FROM ${t.sql}${indexed} WHERE ${where.sql}${k.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck().all(...where.params, ...k.params, limit, skip - base.offset) as string[];
-      // Short near the end of a descending list: rows with NULL keys sort last there and the first key's bound leaves them out.
-      if (ids.length < limit && base.values && sort.some(([, d]) => d === -1)) return undefined;
-      return ids;
-    })();
-  }
-
-  /**
-   * How SQLite reads a page of a list (EXPLAIN QUERY PLAN of the id query `page` runs), or
-   * null when part of the filter or sort is left to JavaScript. For tests and diagnosis.
-   */
+  /** How SQLite reads a page of a list, or null when part of it is left to JavaScript (tests and diagnosis). */
   plan(name: string, filter: Filter, options: FindOptions): string[] | null {
-    const t = this.readTable(name);
-    const where = compileWhere(filter, t.kinds);
-    const order = options.sort && Object.keys(options.sort).length > 0 ? orderBy(options.sort, t.kinds) : 'id ASC';
-    if (where.rest || !order) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT id FROM ${t.sql}${this.orderIndex(t, filter, options.sort) || this.hintIndex(t, options.hint)} WHERE ${where.sql.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    return (this.db.prepare(sql).all(...where.sql.params, options.limit ?? -1, options.skip ?? 0) as Array<{ detail: string }>).map((r) => r.detail);
+    return this.pages.plan(name, filter, options);
   }
 
   /** SQLite's plan for the full count of a filter (tests: whether it reads an index alone). */
   countPlan(name: string, filter: Filter): string[] | null {
-    const t = this.readTable(name);
-    const where = compileWhere(filter, t.kinds);
-    if (where.rest) return null;
-    const sql = `EXPLAIN QUERY PLAN SELECT count(*) FROM ${t.sql}${this.coveringCount(t, filter)} WHERE ${where.sql.sql}`;
-    return (this.db.prepare(sql).all(...where.sql.params) as Array<{ detail: string }>).map((r) => r.detail);
+    return this.pages.countPlan(name, filter);
   }
 
+  /** Documents in `_id` order, `skip` matches on (paged.ts's readers continue where they left off). */
   mapPage(name: string, filter: Filter, skip: number, limit: number): Doc[] {
-    const t = this.readTable(name);
-    if (this.notices && t.cursorsSeq !== this.notices.seq) {
-      // Following commit notices: cursors stay only through commits that did not write the table.
-      let changed = false;
-      if (t.cursorsSeq === undefined || !this.notices.rollForward(t.name, t.cursorsSeq, () => (changed = true)) || changed) t.cursors.clear();
-      t.cursorsSeq = this.notices.seq;
-    }
-    const where = compileWhere(filter, t.kinds);
-    const key = filterKey(filter);
-    const cursorKey = key === undefined ? undefined : `${key}\0${skip}`;
-    const after = cursorKey === undefined ? undefined : t.cursors.get(cursorKey);
-    const test = where.rest ? predicate(where.rest) : () => true;
-    // Without a filter left for JavaScript, SQL skips (or continues after the last id served).
-    const sqlSkips = !where.rest;
-    let toSkip = after === undefined && !sqlSkips ? skip : 0;
-    const docs: Doc[] = [];
-    const sql = `SELECT json(doc) AS d FROM ${t.sql} WHERE ${where.sql.sql}${after === undefined ? '' : ' AND id > ?'} ORDER BY id${sqlSkips ? ' LIMIT ? OFFSET ?' : ''}`;
-    const params = [...where.sql.params, ...(after === undefined ? [] : [after]), ...(sqlSkips ? [limit, after === undefined ? skip : 0] : [])];
-    const rows = this.stmt(sql).pluck().iterate(...params) as IterableIterator<string>;
-    for (const d of rows) {
-      const doc = JSON.parse(d) as Doc;
-      if (!test(doc)) continue;
-      if (toSkip > 0) {
-        toSkip--;
-        continue;
-      }
-      docs.push(doc);
-      if (docs.length >= limit) {
-        rows.return?.();
-        break;
-      }
-    }
-    if (cursorKey !== undefined) {
-      t.cursors.delete(cursorKey);
-      if (docs.length > 0) {
-        if (t.cursors.size >= KEPT_COUNTS) t.cursors.delete(t.cursors.keys().next().value!);
-        t.cursors.set(`${key}\0${skip + docs.length}`, docs[docs.length - 1]!._id);
-      }
-    }
-    return docs;
+    return this.pages.mapPage(name, filter, skip, limit);
   }
 }

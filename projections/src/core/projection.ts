@@ -23,6 +23,13 @@ export interface Projection {
   version: number;
   /** Collections this projection owns, with the indexes its queries need. */
   collections: Record<string, string[][]>;
+  /**
+   * Indexes for the orders its paged lists are read in, by collection (`+field`: a field carried
+   * after the keys, so a list's count is read from the index alone). Only a store that reads a
+   * sorted page from an index in order (SQLite) builds them, besides those of `collections`: each
+   * costs every write of the collection, so only the orders the lists offer.
+   */
+  listIndexes?: Record<string, string[][]>;
   /** Event types it reacts to. */
   handles: ReadonlySet<string>;
   apply(event: RecordedEvent, view: ProjectionView): Promise<void>;

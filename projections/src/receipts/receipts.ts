@@ -57,6 +57,9 @@ function withFields(doc: ReceiptDoc, fields: Partial<Record<keyof typeof FIELD_T
   return out;
 }
 
+/** The fields the receipts list filters on besides the company and the upload day (see listIndexes). */
+const LIST_COUNTED = ['+userId', '+receipt_date', '+processing_status', '+absCents', '+match_count'];
+
 export const receiptsProjection: Projection = {
   name: 'receipts',
   // 2: date_order (day or month first, per receipt).
@@ -67,6 +70,9 @@ export const receiptsProjection: Projection = {
   // (companyId, receipt_date): the receipts of a date window (advanced matching of a line, the list's date filter);
   // without it a window read the company's receipts row by row (200 ms of the request thread at 100,000).
   collections: { [RECEIPTS]: [['companyId'], ['companyId', 'userId'], ['companyId', 'sha256'], ['companyId', 'extracted_date'], ['companyId', 'extracted_date', 'extractedCents'], ['companyId', 'receipt_date']] },
+  // The list's order (upload date, newest first), with the fields its filters take but the
+  // company and the upload day carried after the keys: a list's count reads the index alone.
+  listIndexes: { [RECEIPTS]: [['companyId', 'upload_date', ...LIST_COUNTED], ['companyId', 'userId', 'upload_date', ...LIST_COUNTED.filter((c) => c !== '+userId')]] },
   handles: new Set(['ReceiptUploaded', 'ReceiptProcessingStarted', 'ReceiptRead', 'ReceiptReadFailed', 'ReceiptReprocessRequested', 'ReceiptCorrected', 'ReceiptDeleted', 'MatchConfirmed', 'MatchDeleted']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as ReceiptEvent | MatchEvent;

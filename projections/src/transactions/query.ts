@@ -2,17 +2,8 @@ import { fromCents, toCents, type DatePeriod, type Filter, type ReadStore, type 
 import { getUsers } from '../accounts/users';
 import { MATCHES, type MatchDoc } from '../matches/matches';
 import { RECEIPTS, type ReceiptDoc } from '../receipts/receipts';
-import { TRANSACTIONS, type TransactionDoc } from './transactions';
+import { TRANSACTION_SORTS, TRANSACTIONS, type TransactionDoc, type TransactionSort } from './transactions';
 
-export const TRANSACTION_SORTS = {
-  transaction_date: 'transaction_date',
-  description: 'description',
-  amount: 'amountCents',
-  category_name: 'category_name',
-  cost_code_name: 'category_name',
-  created_at: 'created_at',
-} as const;
-export type TransactionSort = keyof typeof TRANSACTION_SORTS;
 
 export interface TransactionQuery {
   companyId: string;

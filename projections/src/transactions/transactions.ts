@@ -5,6 +5,47 @@ export const TRANSACTIONS = 'transactions';
 export const TRANSACTION_KEYS = 'transaction_keys';
 export const COMPANY_STATS = 'company_stats';
 
+/** The orders the transactions list offers: the field each sorts by. */
+export const TRANSACTION_SORTS = {
+  transaction_date: 'transaction_date',
+  description: 'description',
+  amount: 'amountCents',
+  category_name: 'category_name',
+  cost_code_name: 'category_name',
+  created_at: 'created_at',
+} as const;
+export type TransactionSort = keyof typeof TRANSACTION_SORTS;
+
+/**
+ * Orders left without an index: each index on a big collection costs about 12 µs of CPU per
+ * written document (measured at 200,000 transactions), in rebuilds and imports. `created_at`
+ * is the import time, one value for a whole statement; a list sorted by it reads every match.
+ */
+const UNINDEXED = new Set<string>(['created_at']);
+
+/**
+ * The fields the list filters on besides the company and the date, carried by the
+ * (companyId, transaction_date) index after its keys. A list's total is a count of its filter;
+ * a count the index answers alone reads its entries instead of every line's document (a company
+ * of 1,000,000 lines: a category and amount range, or unmatched, read each document first).
+ */
+const COUNTED = ['+userId', '+category_name', '+absCents', '+receipt_count'];
+
+/**
+ * A page of a company's transactions sorted by a field is read from an index on (companyId,
+ * field) instead of sorting every match. A list sorted by another field is sorted by date next
+ * (listTransactions): with the date in the index a deep page is read from the index alone
+ * (92,000 entries into a list by description: 40-60 ms, against 330-410 ms reading each row for
+ * its date).
+ */
+function listIndexes(): string[][] {
+  const orders = [...new Set<string>(Object.values(TRANSACTION_SORTS))].filter((f) => !UNINDEXED.has(f));
+  return [
+    ...orders.map((f) => (f === 'transaction_date' ? ['companyId', f, ...COUNTED] : ['companyId', f, 'transaction_date', ...COUNTED.filter((c) => c !== `+${f}`)])),
+    ['companyId', 'userId', 'transaction_date', ...COUNTED.filter((c) => c !== '+userId')],
+  ];
+}
+
 /** A transaction as lists show it; money in cents. */
 export interface TransactionDoc extends Doc {
   companyId: string;
@@ -84,6 +125,7 @@ export const transactionsProjection: Projection = {
     [TRANSACTION_KEYS]: [],
     [COMPANY_STATS]: [],
   },
+  listIndexes: { [TRANSACTIONS]: listIndexes() },
   handles: new Set(['TransactionsImported', 'TransactionUpdated', 'TransactionDeleted', 'MatchConfirmed', 'MatchDeleted', 'TransactionSplitSaved', 'TransactionSplitRemoved']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as ImportEvent | TransactionEvent | MatchEvent | SplitEvent;
