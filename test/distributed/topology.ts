@@ -60,9 +60,14 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
     ...extraEnv,
   };
   const processes: Topology['processes'] = [];
+  let stopping = false;
   const start = async (role: Role) => {
     const server = await startServerProcess({ ...env, PAPERLINK_ROLE: role }, 90_000);
     processes.push({ role, server });
+    // A process that ends on its own says why (a killed one too: the fault test kills some).
+    server.child.once('exit', (code, signal) => {
+      if (!stopping) console.log(`[topology] ${role} (pid ${server.child.pid}) ended: ${code ?? signal}\n${server.output().slice(-4000)}`);
+    });
     return server;
   };
   // Projectors first: they create the read models' indexes and own the folder's event log.
@@ -71,6 +76,7 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
   const of = (role: Role) => processes.filter((p) => p.role === role && p.server.child.exitCode === null && p.server.child.signalCode === null).map((p) => p.server);
   const router = await startRouter(of);
   const stopProcesses = async () => {
+    stopping = true;
     router.server.closeAllConnections();
     await new Promise((r) => router.server.close(r));
     await Promise.all(processes.map((p) => p.server.stop()));
