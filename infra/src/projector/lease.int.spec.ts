@@ -129,10 +129,32 @@ describe.skipIf(skip !== undefined)(`one active projector: a lease with a fencin
     await expect(stale.drop(['tallies'], ['tally'])).rejects.toThrow(FencedError);
     // Past the lease check (a write already on its way when the lease moved), each write is still guarded:
     // a document at a later position is not rolled back, a checkpoint of a newer token is not moved.
-    const unfenced = await open();
+    const unfenced = await MongoReadStore.connect(url!, db, { guardDocuments: true });
+    opened.push(unfenced);
     await expect(unfenced.commit(new Map([['tallies', new Map([['all', { _id: 'all', n: 0, _pos: 1 }]])]]), [])).rejects.toThrow(StaleWriteError);
     await expect(writeCheckpoints(unfenced.database, [{ name: 'tally', version: 1, position: 1 }], 1)).rejects.toThrow(FencedError);
     expect(await total(storeB)).toBe(65);
     expect((await storeB.getCheckpoints()).find((c) => c.name === 'tally')?.position).toBe(await events.headPosition());
+  });
+
+  it('stops a commit between its chunks once the lease lapses, where document writes are not guarded', async () => {
+    await new MongoLeaseStore(storeB.database).create('chunked', 'chunk-writer');
+    const store = await open();
+    const docs = new Map(Array.from({ length: 600 }, (_, i) => [`c${i}`, { _id: `c${i}`, n: i, _pos: 1 } as Doc]));
+    const unguarded = await MongoReadStore.connect(url!, db, { guardDocuments: false, client: { monitorCommands: true } });
+    opened.push(unguarded);
+    // Held until its first chunk of documents is written, then lapsed (no renewal since).
+    let lapsed = false;
+    const chunks = new Set<number>();
+    unguarded.database.client.on('commandStarted', (e) => {
+      if (e.command.update === 'chunked_docs') chunks.add(e.requestId);
+    });
+    unguarded.database.client.on('commandSucceeded', (e) => {
+      if (chunks.has(e.requestId)) lapsed = true;
+    });
+    unguarded.fenceWith({ lease: 'chunked', owner: 'chunk-writer', token: () => 1, valid: () => !lapsed });
+    await expect(unguarded.commit(new Map([['chunked_docs', docs]]), [{ name: 'chunked', version: 1, position: 1 }])).rejects.toThrow(FencedError);
+    expect(await store.collection('chunked_docs').count({})).toBe(250);
+    expect((await store.getCheckpoints()).find((c) => c.name === 'chunked')).toBeUndefined();
   });
 });

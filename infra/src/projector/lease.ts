@@ -11,7 +11,29 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { WriteFence } from '../readstore/mongo-write';
+
+/**
+ * The writer's right to write: the lease it holds. Every write of the read store checks it twice
+ * (mongo-write.ts): in the process (`valid`: renewed recently enough that no standby can have taken
+ * over) and on the server (the lease document still names this owner and token).
+ */
+export interface WriteFence {
+  lease: string;
+  owner: string;
+  /** The fencing token taken with the lease; undefined while it is not held (a standby). */
+  token(): number | undefined;
+  valid(): boolean;
+  /**
+   * Resolves once the lease is surely held again (a renewal went through: a busy server delays
+   * renewals behind the writer's own writes), rejects once it is lost. Without it, a write waits for nothing.
+   */
+  whenHeld?(): Promise<void>;
+}
+
+/** A write refused because this process no longer holds the projector lease (or never did). */
+export class FencedError extends Error {
+  readonly code = 'fenced';
+}
 
 export interface LeaseRecord {
   owner: string | null;
@@ -67,6 +89,8 @@ export class ProjectorLease {
   private warned = false;
   private readonly activeListeners: Array<() => Promise<void> | void> = [];
   private readonly lostListeners: Array<() => void> = [];
+  /** Writes waiting for a late renewal (whenHeld). */
+  private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
 
   constructor(private readonly store: LeaseStore, readonly name = 'projector', private readonly options: LeaseOptions = {}) {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -101,7 +125,27 @@ export class ProjectorLease {
 
   /** The fence every write of the read store checks (mongo-write.ts). */
   fence(): WriteFence {
-    return { lease: this.name, owner: this.owner, token: () => this.token, valid: () => this.holding };
+    return { lease: this.name, owner: this.owner, token: () => this.token, valid: () => this.holding, whenHeld: () => this.whenHeld() };
+  }
+
+  /** Resolves at the next renewal that goes through (at once while held surely); rejects when the lease is lost, or after a TTL without one. */
+  whenHeld(): Promise<void> {
+    if (this.holding) return Promise.resolve();
+    if (this.token === undefined) return Promise.reject(new FencedError(`${this.owner} does not hold the ${this.name} lease`));
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== resolve);
+        reject(new FencedError(`the ${this.name} lease was not renewed for ${this.timing.ttlMs} ms: ${this.owner} stops writing`));
+      }, this.timing.ttlMs);
+      timer.unref();
+      this.waiters.push({ resolve: () => (clearTimeout(timer), resolve()), reject: (e) => (clearTimeout(timer), reject(e)) });
+    });
+  }
+
+  private settleWaiters(error?: Error): void {
+    const waiters = this.waiters.splice(0);
+    for (const w of waiters) if (error) w.reject(error);
+    else w.resolve();
   }
 
   /** Runs `work` once this process holds the lease (at once when it does). */
@@ -121,6 +165,7 @@ export class ProjectorLease {
     clearTimeout(this.timer);
     const token = this.token;
     this.token = undefined;
+    this.settleWaiters(new FencedError(`${this.owner} stopped`));
     if (token !== undefined) await this.store.release(this.name, this.owner, token).catch(() => undefined);
   }
 
@@ -156,11 +201,13 @@ export class ProjectorLease {
     const sent = this.now();
     if (await this.store.renew(this.name, this.owner, this.token!, this.ownFailure())) {
       this.renewedAt = sent;
+      if (this.holding) this.settleWaiters();
       return;
     }
     this.log(`projector lease: taken over from ${this.owner} (token ${this.token}); this process writes no more read models`);
     this.token = undefined;
     this.mode = 'watch';
+    this.settleWaiters(new FencedError(`the ${this.name} lease was taken over from ${this.owner}`));
     for (const listener of this.lostListeners) listener();
   }
 

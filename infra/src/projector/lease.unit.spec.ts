@@ -165,4 +165,36 @@ describe('projector lease', () => {
     await vi.advanceTimersByTimeAsync(timing.ttlMs + timing.pollMs);
     expect(watcher.healthy()).toBe(false);
   });
+
+  it('holds writes back while a renewal is late, and lets them go when it goes through', async () => {
+    const a = lease('a');
+    await a.compete();
+    store.pause('a'); // the server answers late (busy with the writer's own writes)
+    await vi.advanceTimersByTimeAsync(timing.ttlMs - timing.renewMs + 100);
+    expect(a.holding).toBe(false);
+    let released = false;
+    const waiting = a.whenHeld().then(() => (released = true));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(released).toBe(false);
+    store.resume('a'); // nobody took it over: the renewal under way goes through
+    await vi.advanceTimersByTimeAsync(timing.renewMs + 10);
+    await waiting;
+    expect(released).toBe(true);
+    expect(a.holding).toBe(true);
+  });
+
+  it('refuses writes waiting for a renewal once the lease is taken over', async () => {
+    const a = lease('a');
+    const b = lease('b');
+    await a.compete();
+    await b.compete();
+    store.pause('a');
+    await vi.advanceTimersByTimeAsync(timing.ttlMs - timing.renewMs + 100);
+    const waiting = a.whenHeld().then(() => 'held', (e: Error) => e.message);
+    await vi.advanceTimersByTimeAsync(timing.ttlMs);
+    expect(b.holding).toBe(true);
+    store.resume('a');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await waiting).toMatch(/taken over|not renewed/);
+  });
 });

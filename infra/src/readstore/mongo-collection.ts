@@ -1,5 +1,7 @@
 import { MongoServerError, type Collection, type Db, type Document, type FindOptions as DriverFindOptions } from 'mongodb';
+import { Query } from 'mingo';
 import type { Doc, Filter, FindOptions, ReadCollection, SortSpec } from '@paperlink/domain';
+import { compileFilter } from './compile';
 import { aggregate, type AggregationSupport } from './mongo-aggregate';
 import type { CollectionVersions, KeptCounts } from './mongo-counts';
 import { filterKey } from './mongo-counts';
@@ -12,6 +14,8 @@ export interface CollectionContext {
   aggregation: AggregationSupport;
   /** Whether the server reads a sort from an index (MongoDB; FerretDB v1 sorts every match in memory). */
   sortsByIndex: boolean;
+  /** Whether the server reads by index only a filter that is a bare `_id` (FerretDB v1). */
+  idLookupsOnly: boolean;
   versions: CollectionVersions;
   counts: KeptCounts;
   anchors: KeysetAnchors;
@@ -39,7 +43,22 @@ export class MongoCollection implements ReadCollection<Doc> {
   }
 
   async findOne(filter: Filter): Promise<Doc | null> {
+    const byId = await this.byId(filter);
+    if (byId) return byId[0] ?? null;
     return (await this.coll.findOne(filter as Document)) as Doc | null;
+  }
+
+  /**
+   * A filter on one `_id` and more (a company's transaction by id) on a server that reads by index
+   * only a bare `_id`: that document, then the rest of the filter here. Undefined for other filters.
+   */
+  private async byId(filter: Filter): Promise<Doc[] | undefined> {
+    if (!this.ctx.idLookupsOnly || typeof filter._id !== 'string' || Object.keys(filter).length === 1) return undefined;
+    const { _id, ...rest } = filter;
+    const doc = (await this.coll.findOne({ _id } as Document)) as Doc | null;
+    if (!doc) return [];
+    const test = compileFilter(rest) ?? ((d: unknown) => new Query(rest).test(d as Record<string, unknown>));
+    return test(doc) ? [doc] : [];
   }
 
   /** The driver's options for a read: the order with its tie-break, and the index that holds it. */
@@ -68,6 +87,8 @@ export class MongoCollection implements ReadCollection<Doc> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    const byId = await this.byId(filter);
+    if (byId) return byId.slice(options.skip ?? 0, options.limit === undefined ? undefined : (options.skip ?? 0) + options.limit);
     const { sort, driver } = await this.options(filter, options);
     const skip = options.skip ?? 0;
     if (sort && options.sort && this.ctx.sortsByIndex && skip >= this.ctx.anchors.every && options.limit !== undefined) {

@@ -1,27 +1,12 @@
 import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Db, type Document } from 'mongodb';
 import type { Checkpoint, Doc } from '@paperlink/domain';
+import { FencedError, type WriteFence } from '../projector/lease';
 
 export const CHECKPOINTS = '_checkpoints';
 /** Where the projector lease lives (infra/src/projector/lease.ts, mongo-lease.ts). */
 export const LEASES = '_leases';
 
-/**
- * The writer's right to write: the projector lease it holds (infra/src/projector/lease.ts). Every
- * write checks it twice: here (`valid`: renewed recently enough that no standby can have taken
- * over) and on the server (the lease document still names this owner and token).
- */
-export interface WriteFence {
-  lease: string;
-  owner: string;
-  /** The fencing token taken with the lease; undefined while it is not held (a standby). */
-  token(): number | undefined;
-  valid(): boolean;
-}
-
-/** A write refused because this process no longer holds the projector lease (or never did). */
-export class FencedError extends Error {
-  readonly code = 'fenced';
-}
+export { FencedError, type WriteFence } from '../projector/lease';
 
 /** A document already stored at a later position than this write's: another writer got there first. */
 export class StaleWriteError extends Error {
@@ -34,11 +19,26 @@ export class InsertCollision extends Error {}
 const isDuplicate = (e: { code?: unknown }) => e.code === 11000;
 const opt = (session?: ClientSession) => (session ? { session } : {});
 
+/**
+ * The local check: the lease is held and was renewed recently enough that no standby can have taken
+ * it over; while that is not sure (a renewal late), the write waits for the next renewal.
+ */
+export async function awaitLease(fence: WriteFence | undefined): Promise<number | undefined> {
+  if (!fence) return undefined;
+  let held = fence.token() !== undefined && fence.valid();
+  if (!held && fence.token() !== undefined && fence.whenHeld) {
+    await fence.whenHeld();
+    held = fence.token() !== undefined && fence.valid();
+  }
+  const token = fence.token();
+  if (token === undefined || !held) throw new FencedError(`this process does not hold the ${fence.lease} lease: its writes are refused`);
+  return token;
+}
+
 /** The local check, then the server's: the lease document still names this owner and token. */
 export async function checkFence(db: Db, fence: WriteFence | undefined, session?: ClientSession): Promise<number | undefined> {
   if (!fence) return undefined;
-  const token = fence.token();
-  if (token === undefined || !fence.valid()) throw new FencedError(`this process does not hold the ${fence.lease} lease: its writes are refused`);
+  const token = await awaitLease(fence);
   // A write (not a read): in a transaction it conflicts with a takeover's, so one of them waits.
   const r = await db.collection<Document>(LEASES).updateOne({ _id: fence.lease, owner: fence.owner, token } as Document, { $inc: { writes: 1 } }, opt(session));
   if (r.matchedCount !== 1) throw new FencedError(`the ${fence.lease} lease was taken over (token ${token} is not the current one): this process's writes are refused`);
@@ -50,30 +50,43 @@ export type Known = (id: string) => 'absent' | 'present' | undefined;
 
 /**
  * One collection's writes as one bulk write: documents known absent as inserts (one statement on
- * every server: FerretDB writes each update in a transaction of its own), the rest as replacements
- * that apply only over a document at the same or an earlier position (`_pos`: a stale writer never
- * rolls back what a newer one wrote), deletes only of documents not written after `deleteBound`.
+ * every server: FerretDB writes each update in a transaction of its own), the rest as replacements.
+ * `guard`: a replacement applies only over a document at the same or an earlier position (`_pos`: a
+ * stale writer never rolls back what a newer one wrote) and a delete only of a document not written
+ * after `deleteBound`. Without it every filter is the bare `_id`, the only filter FerretDB v1 reads
+ * by index (any other is a scan of the whole collection per document, and not atomic there anyway).
  */
-export function collectionOps(docs: Map<string, Doc | null>, known: Known, deleteBound: number | undefined): AnyBulkWriteOperation<Doc>[] {
+export function collectionOps(docs: Map<string, Doc | null>, known: Known, deleteBound: number | undefined, guard = true): AnyBulkWriteOperation<Doc>[] {
   const ops: AnyBulkWriteOperation<Doc>[] = [];
   for (const [id, doc] of docs) {
     if (doc === null) {
-      const filter = deleteBound === undefined ? { _id: id } : { _id: id, _pos: { $not: { $gt: deleteBound } } };
+      const filter = deleteBound === undefined || !guard ? { _id: id } : { _id: id, _pos: { $not: { $gt: deleteBound } } };
       ops.push({ deleteOne: { filter } });
     } else if (known(id) === 'absent') {
       ops.push({ insertOne: { document: doc } });
     } else {
       const pos = (doc as { _pos?: unknown })._pos;
-      const filter = typeof pos === 'number' ? { _id: id, _pos: { $not: { $gt: pos } } } : { _id: id };
+      const filter = typeof pos === 'number' && guard ? { _id: id, _pos: { $not: { $gt: pos } } } : { _id: id };
       ops.push({ replaceOne: { filter, replacement: doc, upsert: true } });
     }
   }
   return ops;
 }
 
-/** Runs a collection's bulk write; a collision tells what it means (see collectionOps). */
-export async function writeCollection(db: Db, name: string, ops: AnyBulkWriteOperation<Doc>[], session?: ClientSession): Promise<void> {
-  if (ops.length === 0) return;
+/**
+ * Runs a collection's bulk write, `chunk` operations at a time with `between` called before each
+ * (the writer's own lease check: a write goes out only while the lease is surely held); a
+ * collision tells what it means (see collectionOps).
+ */
+export async function writeCollection(db: Db, name: string, ops: AnyBulkWriteOperation<Doc>[], options: { session?: ClientSession; chunk?: number; between?: () => Promise<unknown> } = {}): Promise<void> {
+  const chunk = options.chunk ?? ops.length;
+  for (let at = 0; at < ops.length; at += chunk) {
+    await options.between?.();
+    await bulk(db, name, ops.slice(at, at + chunk), options.session);
+  }
+}
+
+async function bulk(db: Db, name: string, ops: AnyBulkWriteOperation<Doc>[], session?: ClientSession): Promise<void> {
   try {
     await db.collection<Doc>(name).bulkWrite(ops, { ordered: false, ...opt(session) });
   } catch (error) {

@@ -89,6 +89,11 @@ export class GenerationalReadStore implements ReadStore {
     return this.inner.ensureIndexes(this.physical(collection), indexes);
   }
 
+  /** The inner store's commit size (runner.ts, commitDocsOf). */
+  get commitDocs(): number | undefined {
+    return (this.inner as { commitDocs?: number }).commitDocs;
+  }
+
   get peek(): ReadStore['peek'] {
     const inner = this.inner;
     if (!inner.peek) return undefined;

@@ -10,6 +10,14 @@ const SLICE_MS = 20;
 /** Documents written before a commit (at the end of an event): one import event is about 2,000. */
 const COMMIT_DOCS = 2000;
 
+/**
+ * How many documents a commit may hold. A store whose commit does not run on the request thread may
+ * take a whole batch at once (`commitDocs`: MongoDB, one bulk write per collection per batch, each
+ * document once however often the batch changed it); the embedded stores commit on the thread that
+ * answers requests, COMMIT_DOCS at a time.
+ */
+export const commitDocsOf = (store: ReadStore): number => (store as { commitDocs?: number }).commitDocs ?? COMMIT_DOCS;
+
 export interface RebuildProgress {
   processed: number;
   total: number;
@@ -223,7 +231,7 @@ export class ProjectionRunner {
         let uow = new UnitOfWork(target);
         for (const [i, event] of batch.entries()) {
           if (p.handles.has(event.type)) await p.apply(event, uow.viewFor(event));
-          if (i === batch.length - 1 || uow.size >= COMMIT_DOCS) {
+          if (i === batch.length - 1 || uow.size >= commitDocsOf(this.store)) {
             await target.commit(uow.writes, [{ name: cpName, version: p.version, position: event.position }]);
             uow = new UnitOfWork(target);
           }
@@ -285,7 +293,7 @@ export class ProjectionRunner {
         await p.apply(event, uow.viewFor(event));
         if (performance.now() - this.sliceStart > SLICE_MS) await this.breathe();
       }
-      if (i === batch.length - 1 || uow.size >= COMMIT_DOCS) {
+      if (i === batch.length - 1 || uow.size >= commitDocsOf(this.store)) {
         await this.commit(uow, behind, event.position);
         uow = new UnitOfWork(this.store);
         if (i < batch.length - 1 && performance.now() - this.sliceStart > SLICE_MS) await this.breathe();
