@@ -18,7 +18,7 @@ const INT = ['{domain,command-api,projections,query-api,infra}/src/**/*.int.spec
 const DISTRIBUTED = [
   'infra/src/jobs/{kafka,kafka-client,kafka-reactor,dead-letters,worker-role}.int.spec.ts',
   'infra/src/system/job-failures.int.spec.ts',
-  'infra/src/readstore/mongo.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', 'infra/src/limits/mongo.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts'];
+  'infra/src/readstore/mongo*.int.spec.ts', 'infra/src/projector/lease*.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', 'infra/src/limits/mongo.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts'];
 
 const SERIAL = [
   'test/security/event-loop.int.spec.ts',
