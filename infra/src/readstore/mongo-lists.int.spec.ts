@@ -191,4 +191,37 @@ describe.skipIf(skip !== undefined)(`MongoDB read store: lists at scale${skip ? 
       await writer.close();
     }
   });
+
+  it('bulk loads a rebuild\'s flushes: new documents inserted, those of an earlier flush replaced, deleted ones gone', async () => {
+    const loader = await MongoReadStore.connect(url!, db, { soleWriter: true });
+    try {
+      const first = new Map<string, Doc | null>(Array.from({ length: 50 }, (_, i) => [`b${i}`, { _id: `b${i}`, n: i, _pos: 1 }]));
+      await loader.bulkLoad(new Map([['bulk_docs', first]]), [{ name: 'bulk', version: 1, position: 1 }]);
+      const second = new Map<string, Doc | null>([['b1', { _id: 'b1', n: 100, _pos: 2 }], ['b2', null], ['b60', { _id: 'b60', n: 60, _pos: 2 }]]);
+      await loader.bulkLoad(new Map([['bulk_docs', second]]), [{ name: 'bulk', version: 1, position: 2 }]);
+      const docs = await client.db(db).collection('bulk_docs').find({}).sort({ _id: 1 }).toArray();
+      expect(docs).toHaveLength(50);
+      expect(docs.find((d) => d._id === ('b1' as unknown))?.n).toBe(100);
+      expect(docs.some((d) => d._id === ('b2' as unknown))).toBe(false);
+      expect(docs.find((d) => d._id === ('b60' as unknown))?.n).toBe(60);
+      expect((await loader.getCheckpoints()).find((c) => c.name === 'bulk')?.position).toBe(2);
+    } finally {
+      await loader.close();
+    }
+  });
+
+  it('knows, as the only writer, that a collection it dropped holds only what it wrote since', async () => {
+    const writer = await MongoReadStore.connect(url!, db, { soleWriter: true, client: { monitorCommands: true } });
+    const finds: CommandStartedEvent[] = [];
+    writer.database.client.on('commandStarted', (e) => e.commandName === 'find' && finds.push(e));
+    try {
+      await writer.drop(['fresh_docs'], []);
+      await writer.commit(new Map([['fresh_docs', new Map([['f1', { _id: 'f1', _pos: 1 }]])]]), []);
+      const got = await writer.getMany('fresh_docs', ['f1', 'f2', 'f3']);
+      expect([...got.keys()]).toEqual(['f1']);
+      expect(finds.filter((c) => c.command.find === 'fresh_docs')).toEqual([]);
+    } finally {
+      await writer.close();
+    }
+  });
 });

@@ -7,7 +7,7 @@ import { MongoCollection, type CollectionContext } from './mongo-collection';
 import { CollectionVersions, KeptCounts } from './mongo-counts';
 import { indexOf, isLegacyIndex, mongoListIndexes, type MongoIndex } from './mongo-indexes';
 import { KeysetAnchors } from './mongo-keyset';
-import { awaitLease, CHECKPOINTS, checkFence, collectionOps, InsertCollision, insertNew, writeCheckpoints, writeCollection, type WriteFence } from './mongo-write';
+import { awaitLease, CHECKPOINTS, checkFence, collectionOps, InsertCollision, insertNew, StaleWriteError, writeCheckpoints, writeCollection, type WriteFence } from './mongo-write';
 
 /** The collections a write set changes. */
 const written = (writes: WriteSet) => [...writes].filter(([, docs]) => docs.size > 0).map(([name]) => name);
@@ -282,8 +282,10 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * A rebuild's flush (rebuildInBulk: up to 250,000 documents into collections filled from empty):
-   * every document inserted at once, those an earlier flush wrote replaced after; no transaction.
+   * A rebuild's flush (rebuildInBulk: up to 250,000 documents into collections filled from empty,
+   * which no one reads yet): every document inserted at once; those an earlier flush wrote are
+   * deleted and inserted again, two statements where replacing them is one each (FerretDB writes
+   * each in a transaction of its own); no transaction around it.
    */
   async bulkLoad(writes: WriteSet, checkpoints: Checkpoint[]): Promise<void> {
     const token = await checkFence(this.db, this.fence);
@@ -293,10 +295,11 @@ export class MongoReadStore implements ReadStore {
       this.ctx.anchors.forget(name);
       const gone = [...docs].filter(([, d]) => d === null).map(([id]) => id);
       if (gone.length > 0) await this.db.collection(name).deleteMany({ _id: { $in: gone } } as Document);
-      const rows = [...docs.values()].filter((d): d is Doc => d !== null);
-      const again = await insertNew(this.db, name, rows);
-      const known = () => 'present' as const;
-      await writeCollection(this.db, name, collectionOps(new Map(again.map((d) => [d._id, d])), known, undefined, this.guards), { between: () => this.checkLocal() });
+      const again = await insertNew(this.db, name, [...docs.values()].filter((d): d is Doc => d !== null));
+      if (again.length === 0) continue;
+      await this.checkLocal();
+      await this.db.collection(name).deleteMany({ _id: { $in: again.map((d) => d._id) } } as Document);
+      if ((await insertNew(this.db, name, again)).length > 0) throw new StaleWriteError(`${name}: documents written by another writer during a bulk load`);
     }
     await this.ctx.versions.bump(written(writes));
     await writeCheckpoints(this.db, checkpoints, token);

@@ -1,0 +1,142 @@
+/**
+ * The MongoDB read store at scale, on the server MONGO_URL names (FerretDB in `make
+ * test-distributed`; a MongoDB replica set elsewhere). Prints figures, asserts nothing:
+ *   1. projector catch-up: the history of bench/scale-data.ts (BENCH_TX transactions, a tenth as
+ *      many receipts and matches) projected from position 0 by the product's runner, holding the
+ *      projector lease as a projector process does, over its first BENCH_CATCHUP_EVENTS events (all
+ *      of them: 0), in events and documents per second; beside it a raw `insertMany` of the very
+ *      documents it wrote into a fresh database of the same server (2,000 a call), without
+ *      indexes and with the read store's;
+ *   2. the read models of the whole history, by the bulk rebuild (`make rebuild`: rebuildInBulk);
+ *   3. the list queries bench/scale.ts times (listTransactions, as GET /transactions runs it) from
+ *      a second connection, as a query process reads: p50 / p95 of BENCH_SAMPLES (8) less the
+ *      first two, and the first one apart (its total is counted then).
+ *
+ *   MONGO_URL=mongodb://127.0.0.1:27018/ node --import tsx bench/mongo-lists.ts
+ *   (BENCH_TX=100000, BENCH_CATCHUP_EVENTS=10000, BENCH_SAMPLES=8; BENCH_KEEP=1 keeps the databases and the data folder)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient, type Document } from 'mongodb';
+import { allProjections, GenerationalReadStore, listTransactions, ProjectionRunner, rebuildInBulk, type TransactionQuery } from '@paperlink/projections';
+import { dataDir } from '../infra/src/data-dir';
+import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
+import { projectorLease } from '../infra/src/projector/lease';
+import { MongoReadStore } from '../infra/src/readstore/mongo';
+import { fmt, median, percentile, row } from './lib';
+import { generateScaleData, sizesFromEnv } from './scale-data';
+
+const url = process.env.MONGO_URL;
+if (!url) throw new Error('MONGO_URL is not set: the server to measure (FerretDB: mongodb://127.0.0.1:27018/)');
+const TX = Number(process.env.BENCH_TX ?? 100_000);
+const KEEP = process.env.BENCH_KEEP === '1';
+const INSERT_BATCH = 2000;
+/** Requests per list query, the first two left out of p50 / p95 (FerretDB v1 passes over every document of a list: seconds each at 100,000). */
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 8);
+const CATCHUP_EVENTS = Number(process.env.BENCH_CATCHUP_EVENTS ?? 10_000);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+const dir = mkdtempSync(join(tmpdir(), 'paperlink-bench-mongo-'));
+const db = `paperlink_bench_${Date.now()}`;
+const client = await MongoClient.connect(url);
+const build = await client.db('admin').command({ buildInfo: 1 });
+console.log(`MongoDB read store at ${fmt(TX)} transactions on ${typeof build.ferretdbVersion === 'string' ? `FerretDB ${build.ferretdbVersion}` : `MongoDB ${build.version}`} (load ${load()})`);
+
+// 0. The history, in the SQLite event store a projector reads.
+const sizes = { ...sizesFromEnv({ SCALE_TX: String(TX), SCALE_SMALL_COMPANIES: '0', SCALE_SIGNINS: '100', SCALE_MEMBERS: '20' }) };
+const data = await generateScaleData(dir, sizes, { secret: 'bench-mongo-lists-secret-0123456789abcdef' });
+const events = new SqliteEventStore(dataDir(dir).eventsFile);
+const head = await events.headPosition();
+row('history written (events)', fmt(data.events), `${seconds(data.ms)} s; ${fmt(sizes.transactions)} transactions, ${fmt(sizes.receipts)} receipts, ${fmt(sizes.matches)} matches`);
+
+// 1. Catch-up from position 0, as a projector process: the lease held, every write fenced.
+const store = await MongoReadStore.connect(url, db);
+const lease = await projectorLease(store, { compete: true, log: (m) => console.error(`  (${m})`) });
+if (!lease?.holding) throw new Error('the projector lease was not taken');
+const projections = allProjections();
+const readStore = await GenerationalReadStore.open(store, projections);
+const runner = new ProjectionRunner(events, readStore, projections);
+const until = CATCHUP_EVENTS > 0 ? Math.min(head, CATCHUP_EVENTS) : head;
+const t0 = performance.now();
+await runner.start();
+while (!(await runner.waitFor(until, 60_000))) {
+  if (runner.failed) throw runner.failed;
+  console.log(`  ... at ${fmt(runner.position)} of ${fmt(until)} after ${seconds(performance.now() - t0)} s (load ${load()})`);
+}
+const catchUpMs = performance.now() - t0;
+const reached = runner.position;
+await runner.stop();
+await lease.close();
+const names = (await client.db(db).listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => !n.startsWith('_'));
+let written = 0;
+for (const name of names) written += await client.db(db).collection(name).countDocuments({});
+row('projector catch-up (events/s)', fmt(reached / (catchUpMs / 1000)), `${fmt(reached)} events in ${seconds(catchUpMs)} s; ${fmt(written)} documents in ${names.length} collections (load ${load()})`);
+row('projector catch-up (documents/s)', fmt(written / (catchUpMs / 1000)), 'the documents the read models hold at its end');
+
+// The same documents, inserted raw into a fresh database of the same server.
+const raw = async (label: string, indexed: boolean) => {
+  const target = client.db(`${db}_raw${indexed ? 'i' : ''}`);
+  let ms = 0;
+  for (const name of names) {
+    const docs = (await client.db(db).collection(name).find({}).toArray()) as Document[];
+    if (indexed) {
+      const indexes = (await client.db(db).collection(name).listIndexes().toArray()).filter((i) => i.name !== '_id_');
+      if (indexes.length > 0) await target.collection(name).createIndexes(indexes.map((i) => ({ key: i.key, name: String(i.name) })));
+    }
+    const t = performance.now();
+    for (let i = 0; i < docs.length; i += INSERT_BATCH) await target.collection(name).insertMany(docs.slice(i, i + INSERT_BATCH), { ordered: false });
+    ms += performance.now() - t;
+  }
+  row(label, fmt(written / (ms / 1000)), `documents/s: ${seconds(ms)} s for ${fmt(written)}; the catch-up took ${(catchUpMs / ms).toFixed(1)}x as long (load ${load()})`);
+  if (!KEEP) await target.dropDatabase();
+};
+await raw('raw insertMany, no index (documents/s)', false);
+await raw('raw insertMany, the read store\'s indexes (documents/s)', true);
+
+// 2. The read models of the whole history, by the bulk rebuild (`make rebuild`).
+const full = `${db}_full`;
+const builder = await MongoReadStore.connect(url, full, { soleWriter: true });
+const rebuilt = await rebuildInBulk(events, builder, projections);
+await builder.close();
+row('bulk rebuild of the whole history (events/s)', fmt(rebuilt.events / (rebuilt.ms / 1000)), `${fmt(rebuilt.events)} events in ${seconds(rebuilt.ms)} s, ${rebuilt.flushes} flushes (load ${load()})`);
+
+// 3. Lists, from a second connection (a query process).
+const reader = await GenerationalReadStore.open(await MongoReadStore.connect(url, full), projections);
+const companyId = data.big.companyId;
+const base: TransactionQuery = { companyId, sortBy: 'transaction_date', sortOrder: 'desc', page: 1, limit: 50 };
+const queries: Array<[string, Partial<TransactionQuery>]> = [
+  ['default page (date desc)', {}],
+  ['page 500', { page: 500 }],
+  ['date range + sort by amount', { startDate: '2022-06-01', endDate: '2022-09-30', sortBy: 'amount', sortOrder: 'asc' }],
+  ['category + amount range', { category: 'Travel', minAmount: 100, maxAmount: 300 }],
+  ['unmatched, sort by description', { status: 'unmatched', sortBy: 'description' }],
+];
+const all: number[] = [];
+const firsts: string[] = [];
+for (const [label, q] of queries) {
+  const times: number[] = [];
+  let total = 0;
+  for (let i = 0; i < SAMPLES; i++) {
+    const t = performance.now();
+    total = (await listTransactions(reader, { ...base, ...q })).total;
+    const ms = performance.now() - t;
+    if (i === 0) firsts.push(ms.toFixed(0));
+    if (i >= 2) times.push(ms);
+  }
+  all.push(...times);
+  row(`list: ${label} (ms, p50 / p95)`, `${median(times).toFixed(1)} / ${percentile(times, 95).toFixed(1)}`, `${fmt(total)} matches`);
+}
+row('list: the five queries (ms, p95)', percentile(all, 95).toFixed(1), `the 2 first requests of each left out (load ${load()})`);
+row('list: first request of each, total not kept yet (ms)', firsts.join(' / '), 'in the order above');
+
+await reader.close();
+await readStore.close();
+await events.close();
+if (!KEEP) {
+  await client.db(db).dropDatabase();
+  await client.db(full).dropDatabase();
+  rmSync(dir, { recursive: true, force: true });
+} else console.log(`kept: databases ${db} and ${full}, folder ${dir}`);
+await client.close();
