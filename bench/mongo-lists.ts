@@ -25,7 +25,7 @@ import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
 import { projectorLease } from '../infra/src/projector/lease';
 import { MongoReadStore } from '../infra/src/readstore/mongo';
 import { fmt, median, percentile, row } from './lib';
-import { generateScaleData, sizesFromEnv } from './scale-data';
+import { generateScaleData, sizesFromEnv } from '../lab/scale/scale-data';
 
 const url = process.env.MONGO_URL;
 if (!url) throw new Error('MONGO_URL is not set: the server to measure (FerretDB: mongodb://127.0.0.1:27018/)');
