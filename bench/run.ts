@@ -37,7 +37,7 @@ const BENCHES: Array<[file: string, what: string, args?: string[]]> = [
   ['scale-calls.ts', 'the other calls at a company\'s real size (1,000,000 transactions; SCALE_CALLS_DIR to reuse a folder): every GET of the spec as admin and member, the AI calls on one line with /api/health beside them, against /api/health alone (ADR 0029 decisions 10-13 and 17)'],
   ['pdf-memory.ts', 'the server\'s resident memory while PDF receipts are read and after, against the same server before them (ADR 0029 decision 20)'],
   ['scale.ts', 'a company at its real size (1,000,000 transactions, 100,000 receipts and matches, 50 members; SCALE_TX etc. for less): first start, memory, restart after kill -9, latency during an import, lists, match decisions, refresh, auto-match, import and rebuild against raw SQLite, per read store'],
-  ['distributed-ocr.ts', 'the distributed profile on Kafka and FerretDB (started here unless KAFKA_BROKERS and MONGO_URL are set): receipts per minute read by one job-worker process and by two (ADR 0031)'],
+  ['distributed.ts', 'the distributed profile on one Kafka broker and one FerretDB (started here unless KAFKA_BROKERS and MONGO_URL are set): projector catch-up in events/s beside a raw insertMany of the same documents, list p95 at 100,000 transactions (ADR 0032), receipts per minute read by one job-worker process and by two (ADR 0031)'],
 ];
 
 const only = process.argv.slice(2);
