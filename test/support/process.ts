@@ -56,7 +56,8 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     output: () => log,
     stop(signal: NodeJS.Signals = 'SIGTERM') {
       return new Promise((res) => {
-        if (child.exitCode !== null) return res(child.exitCode);
+        // Ended already (on its own, or killed by a signal: exitCode stays null then).
+        if (child.exitCode !== null || child.signalCode !== null) return res(child.exitCode);
         child.once('exit', (code) => res(code));
         child.kill(signal);
       });
