@@ -78,6 +78,20 @@ export default defineConfig({
         },
       },
       {
+        // `make test-faults`: the fault test of the distributed profile (processes and the broker
+        // killed under load), on the same servers; about 8 minutes.
+        extends: true,
+        test: {
+          name: 'distributed-faults',
+          include: ['test/distributed/*.slow.spec.ts'],
+          globalSetup: ['test/distributed/global-setup.ts'],
+          environment: 'node',
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'web',
