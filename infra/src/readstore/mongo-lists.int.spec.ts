@@ -224,4 +224,11 @@ describe.skipIf(skip !== undefined)(`MongoDB read store: lists at scale${skip ? 
       await writer.close();
     }
   });
+
+  it('replaces hundreds of documents in one commit (FerretDB: in update commands of a size it completes)', async () => {
+    const many = (n: number, pos: number) => new Map<string, Doc | null>(Array.from({ length: 300 }, (_, i) => [`m${i}`, { _id: `m${i}`, n, _pos: pos }]));
+    await store.commit(new Map([['many_docs', many(1, 1)]]), []);
+    await store.commit(new Map([['many_docs', many(2, 2)]]), []);
+    expect(await client.db(db).collection('many_docs').countDocuments({ n: 2 })).toBe(300);
+  });
 });

@@ -15,12 +15,14 @@ const written = (writes: WriteSet) => [...writes].filter(([, docs]) => docs.size
 /** How long a collection's list of indexes is trusted by readers before it is read again. */
 const INDEX_LIST_MS = 60_000;
 /**
- * Where document writes are not guarded (FerretDB), operations per bulk write, the lease checked
- * locally before each: a write goes out only while no standby can have taken over, and one chunk
- * (250 updates, well under a second) lands before the 2 s a standby waits beyond the holder's own
- * limit (infra/src/projector/lease.ts).
+ * Operations per bulk write on FerretDB, the lease checked locally before each: a write goes out
+ * only while no standby can have taken over, and one chunk lands well within the 2 s a standby
+ * waits beyond the holder's own limit (infra/src/projector/lease.ts). Also a limit of FerretDB
+ * v1.24: an update command keeps a connection per statement until it ends, and one of more
+ * statements than its pool's 100 connections per database waits for ever (and every later write
+ * of that database with it).
  */
-const UNGUARDED_CHUNK = 250;
+const FERRET_CHUNK = 50;
 /** Lookups by id at once where the server reads only a bare `_id` by index. */
 const ID_LOOKUPS = 16;
 /**
@@ -130,10 +132,6 @@ export class MongoReadStore implements ReadStore {
   /** The database (the projector lease lives beside the read models: mongo-lease.ts). */
   get database(): Db {
     return this.db;
-  }
-
-  get supportsTransactions(): boolean {
-    return this.traits.transactions;
   }
 
   /**
@@ -259,7 +257,7 @@ export class MongoReadStore implements ReadStore {
       const bound = checkpoints.length > 0 ? Math.max(...checkpoints.map((c) => c.position)) : undefined;
       for (const [name, docs] of writes) {
         const ops = collectionOps(docs, (id) => (known ? cache?.known(name, id) : undefined), bound, this.guards);
-        await writeCollection(this.db, name, ops, { session, between: () => this.checkLocal(), ...(this.guards ? {} : { chunk: UNGUARDED_CHUNK }) });
+        await writeCollection(this.db, name, ops, { session, between: () => this.checkLocal(), ...(this.traits.idLookupsOnly ? { chunk: FERRET_CHUNK } : {}) });
       }
       await this.ctx.versions.bump(written(writes), session);
       await this.checkLocal();
