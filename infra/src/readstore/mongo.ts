@@ -91,6 +91,12 @@ export class MongoReadStore implements ReadStore {
    * collection; bounded for a batch of imports (a million rows).
    */
   readonly commitDocs = 20_000;
+  /**
+   * Events a runner's subscription reads at once: a catch-up commits once per batch, and the
+   * documents every batch changes (a company's tallies) are written once each (on FerretDB each
+   * replacement is a transaction of its own).
+   */
+  readonly batchEvents = 10_000;
   private readonly collections = new Map<string, MongoCollection>();
   private readonly declared = new Map<string, string[][]>();
   private readonly indexLists = new Map<string, { at: number; list: Promise<MongoIndex[]> }>();
