@@ -34,7 +34,7 @@ const SCAN_PER_LOOKUP = 20;
 const SIZE_MS = 30_000;
 
 export interface MongoReadStoreOptions {
-  /** Indexes beyond the ones projections declare, by collection (a generation `name__gN` takes its collection's); default: the lists' orders (mongoListIndexes). */
+  /** Indexes beyond the ones projections declare, by collection (a generation `name__gN` takes its collection's); default: the lists' orders (mongoListIndexes) where the server reads sorts from indexes. */
   extraIndexes?: Record<string, string[][]>;
   /**
    * This process is the only writer (an offline rebuild, a benchmark): it keeps what it wrote and
@@ -108,7 +108,9 @@ export class MongoReadStore implements ReadStore {
   private readonly sizes = new Map<string, { n: number; at: number }>();
 
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly traits: ServerTraits, options: MongoReadStoreOptions) {
-    this.extra = options.extraIndexes ?? mongoListIndexes();
+    // The lists' orders serve a server that reads sorts from indexes; FerretDB v1 reads none (a list
+    // there is a pass over the collection), and each index costs it every write (3x an insert's).
+    this.extra = options.extraIndexes ?? (traits.sortsByIndex ? mongoListIndexes() : {});
     if (options.soleWriter) this.cache = new WriterCache();
     this.guards = options.guardDocuments ?? !traits.idLookupsOnly;
     this.ctx = {
