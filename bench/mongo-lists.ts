@@ -13,7 +13,8 @@
  *      first two, and the first one apart (its total is counted then).
  *
  *   MONGO_URL=mongodb://127.0.0.1:27018/ node --import tsx bench/mongo-lists.ts
- *   (BENCH_TX=100000, BENCH_CATCHUP_EVENTS=10000, BENCH_SAMPLES=8; BENCH_KEEP=1 keeps the databases and the data folder)
+ *   (BENCH_TX=100000, BENCH_CATCHUP_EVENTS=10000, BENCH_SAMPLES=8; BENCH_LISTS=0 stops after the
+ *   catch-up; BENCH_KEEP=1 keeps the databases and the data folder)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +36,7 @@ const INSERT_BATCH = 2000;
 /** Requests per list query, the first two left out of p50 / p95 (FerretDB v1 passes over every document of a list: seconds each at 100,000). */
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 8);
 const CATCHUP_EVENTS = Number(process.env.BENCH_CATCHUP_EVENTS ?? 10_000);
+const LISTS = process.env.BENCH_LISTS !== '0';
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
@@ -56,6 +58,7 @@ const store = await MongoReadStore.connect(url, db);
 const lease = await projectorLease(store, { compete: true, log: (m) => console.error(`  (${m})`) });
 if (!lease?.holding) throw new Error('the projector lease was not taken');
 const projections = allProjections();
+const full = `${db}_full`;
 const readStore = await GenerationalReadStore.open(store, projections);
 const runner = new ProjectionRunner(events, readStore, projections);
 const until = CATCHUP_EVENTS > 0 ? Math.min(head, CATCHUP_EVENTS) : head;
@@ -95,43 +98,43 @@ const raw = async (label: string, indexed: boolean) => {
 await raw('raw insertMany, no index (documents/s)', false);
 await raw('raw insertMany, the read store\'s indexes (documents/s)', true);
 
-// 2. The read models of the whole history, by the bulk rebuild (`make rebuild`).
-const full = `${db}_full`;
-const builder = await MongoReadStore.connect(url, full, { soleWriter: true });
-const rebuilt = await rebuildInBulk(events, builder, projections);
-await builder.close();
-row('bulk rebuild of the whole history (events/s)', fmt(rebuilt.events / (rebuilt.ms / 1000)), `${fmt(rebuilt.events)} events in ${seconds(rebuilt.ms)} s, ${rebuilt.flushes} flushes (load ${load()})`);
+if (LISTS) await lists();
 
-// 3. Lists, from a second connection (a query process).
-const reader = await GenerationalReadStore.open(await MongoReadStore.connect(url, full), projections);
-const companyId = data.big.companyId;
-const base: TransactionQuery = { companyId, sortBy: 'transaction_date', sortOrder: 'desc', page: 1, limit: 50 };
-const queries: Array<[string, Partial<TransactionQuery>]> = [
-  ['default page (date desc)', {}],
-  ['page 500', { page: 500 }],
-  ['date range + sort by amount', { startDate: '2022-06-01', endDate: '2022-09-30', sortBy: 'amount', sortOrder: 'asc' }],
-  ['category + amount range', { category: 'Travel', minAmount: 100, maxAmount: 300 }],
-  ['unmatched, sort by description', { status: 'unmatched', sortBy: 'description' }],
-];
-const all: number[] = [];
-const firsts: string[] = [];
-for (const [label, q] of queries) {
-  const times: number[] = [];
-  let total = 0;
-  for (let i = 0; i < SAMPLES; i++) {
-    const t = performance.now();
-    total = (await listTransactions(reader, { ...base, ...q })).total;
-    const ms = performance.now() - t;
-    if (i === 0) firsts.push(ms.toFixed(0));
-    if (i >= 2) times.push(ms);
+/** 2. The read models of the whole history, by the bulk rebuild (`make rebuild`); 3. the lists on them, from a query process's connection. */
+async function lists(): Promise<void> {
+  const builder = await MongoReadStore.connect(url!, full, { soleWriter: true });
+  const rebuilt = await rebuildInBulk(events, builder, projections);
+  await builder.close();
+  row('bulk rebuild of the whole history (events/s)', fmt(rebuilt.events / (rebuilt.ms / 1000)), `${fmt(rebuilt.events)} events in ${seconds(rebuilt.ms)} s, ${rebuilt.flushes} flushes (load ${load()})`);
+  const reader = await GenerationalReadStore.open(await MongoReadStore.connect(url!, full), projections);
+  const base: TransactionQuery = { companyId: data.big.companyId, sortBy: 'transaction_date', sortOrder: 'desc', page: 1, limit: 50 };
+  const queries: Array<[string, Partial<TransactionQuery>]> = [
+    ['default page (date desc)', {}],
+    ['page 500', { page: 500 }],
+    ['date range + sort by amount', { startDate: '2022-06-01', endDate: '2022-09-30', sortBy: 'amount', sortOrder: 'asc' }],
+    ['category + amount range', { category: 'Travel', minAmount: 100, maxAmount: 300 }],
+    ['unmatched, sort by description', { status: 'unmatched', sortBy: 'description' }],
+  ];
+  const all: number[] = [];
+  const firsts: string[] = [];
+  for (const [label, q] of queries) {
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < SAMPLES; i++) {
+      const t = performance.now();
+      total = (await listTransactions(reader, { ...base, ...q })).total;
+      const ms = performance.now() - t;
+      if (i === 0) firsts.push(ms.toFixed(0));
+      if (i >= 2) times.push(ms);
+    }
+    all.push(...times);
+    row(`list: ${label} (ms, p50 / p95)`, `${median(times).toFixed(1)} / ${percentile(times, 95).toFixed(1)}`, `${fmt(total)} matches`);
   }
-  all.push(...times);
-  row(`list: ${label} (ms, p50 / p95)`, `${median(times).toFixed(1)} / ${percentile(times, 95).toFixed(1)}`, `${fmt(total)} matches`);
+  row('list: the five queries (ms, p95)', percentile(all, 95).toFixed(1), `the 2 first requests of each left out (load ${load()})`);
+  row('list: first request of each, total not kept yet (ms)', firsts.join(' / '), 'in the order above');
+  await reader.close();
 }
-row('list: the five queries (ms, p95)', percentile(all, 95).toFixed(1), `the 2 first requests of each left out (load ${load()})`);
-row('list: first request of each, total not kept yet (ms)', firsts.join(' / '), 'in the order above');
 
-await reader.close();
 await readStore.close();
 await events.close();
 if (!KEEP) {

@@ -137,7 +137,7 @@ describe.skipIf(skip !== undefined)(`one active projector: a lease with a fencin
     expect((await storeB.getCheckpoints()).find((c) => c.name === 'tally')?.position).toBe(await events.headPosition());
   });
 
-  it('stops a commit between its chunks once the lease lapses, where document writes are not guarded', async () => {
+  it('stops a commit between its chunks, before its checkpoints, once the lease lapses', async () => {
     await new MongoLeaseStore(storeB.database).create('chunked', 'chunk-writer');
     const store = await open();
     const docs = new Map(Array.from({ length: 600 }, (_, i) => [`c${i}`, { _id: `c${i}`, n: i, _pos: 1 } as Doc]));
@@ -154,7 +154,10 @@ describe.skipIf(skip !== undefined)(`one active projector: a lease with a fencin
     });
     unguarded.fenceWith({ lease: 'chunked', owner: 'chunk-writer', token: () => 1, valid: () => !lapsed });
     await expect(unguarded.commit(new Map([['chunked_docs', docs]]), [{ name: 'chunked', version: 1, position: 1 }])).rejects.toThrow(FencedError);
-    expect(await store.collection('chunked_docs').count({})).toBe(250);
+    // FerretDB: the first chunk of 50 landed, no more (MongoDB writes the collection in one bulk write,
+    // inside a transaction on a replica set, and stops before the checkpoints).
+    const ferret = typeof (await store.database.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string';
+    if (ferret) expect(await store.collection('chunked_docs').count({})).toBe(50);
     expect((await store.getCheckpoints()).find((c) => c.name === 'chunked')).toBeUndefined();
   });
 });

@@ -15,12 +15,14 @@ const written = (writes: WriteSet) => [...writes].filter(([, docs]) => docs.size
 /** How long a collection's list of indexes is trusted by readers before it is read again. */
 const INDEX_LIST_MS = 60_000;
 /**
- * Where document writes are not guarded (FerretDB), operations per bulk write, the lease checked
- * locally before each: a write goes out only while no standby can have taken over, and one chunk
- * (250 updates, well under a second) lands before the 2 s a standby waits beyond the holder's own
- * limit (infra/src/projector/lease.ts).
+ * Operations per bulk write on FerretDB, the lease checked locally before each: a write goes out
+ * only while no standby can have taken over, and one chunk lands well within the 2 s a standby
+ * waits beyond the holder's own limit (infra/src/projector/lease.ts). Also a limit of FerretDB
+ * v1.24: an update command keeps a connection per statement until it ends, and one of more
+ * statements than its pool's 100 connections per database waits for ever (and every later write
+ * of that database with it).
  */
-const UNGUARDED_CHUNK = 250;
+const FERRET_CHUNK = 50;
 /** Lookups by id at once where the server reads only a bare `_id` by index. */
 const ID_LOOKUPS = 16;
 /**
@@ -32,7 +34,7 @@ const SCAN_PER_LOOKUP = 20;
 const SIZE_MS = 30_000;
 
 export interface MongoReadStoreOptions {
-  /** Indexes beyond the ones projections declare, by collection (a generation `name__gN` takes its collection's); default: the lists' orders (mongoListIndexes). */
+  /** Indexes beyond the ones projections declare, by collection (a generation `name__gN` takes its collection's); default: the lists' orders (mongoListIndexes) where the server reads sorts from indexes. */
   extraIndexes?: Record<string, string[][]>;
   /**
    * This process is the only writer (an offline rebuild, a benchmark): it keeps what it wrote and
@@ -89,6 +91,12 @@ export class MongoReadStore implements ReadStore {
    * collection; bounded for a batch of imports (a million rows).
    */
   readonly commitDocs = 20_000;
+  /**
+   * Events a runner's subscription reads at once: a catch-up commits once per batch, and the
+   * documents every batch changes (a company's tallies) are written once each (on FerretDB each
+   * replacement is a transaction of its own).
+   */
+  readonly batchEvents = 10_000;
   private readonly collections = new Map<string, MongoCollection>();
   private readonly declared = new Map<string, string[][]>();
   private readonly indexLists = new Map<string, { at: number; list: Promise<MongoIndex[]> }>();
@@ -100,7 +108,9 @@ export class MongoReadStore implements ReadStore {
   private readonly sizes = new Map<string, { n: number; at: number }>();
 
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly traits: ServerTraits, options: MongoReadStoreOptions) {
-    this.extra = options.extraIndexes ?? mongoListIndexes();
+    // The lists' orders serve a server that reads sorts from indexes; FerretDB v1 reads none (a list
+    // there is a pass over the collection), and each index costs it every write (3x an insert's).
+    this.extra = options.extraIndexes ?? (traits.sortsByIndex ? mongoListIndexes() : {});
     if (options.soleWriter) this.cache = new WriterCache();
     this.guards = options.guardDocuments ?? !traits.idLookupsOnly;
     this.ctx = {
@@ -130,10 +140,6 @@ export class MongoReadStore implements ReadStore {
   /** The database (the projector lease lives beside the read models: mongo-lease.ts). */
   get database(): Db {
     return this.db;
-  }
-
-  get supportsTransactions(): boolean {
-    return this.traits.transactions;
   }
 
   /**
@@ -259,7 +265,7 @@ export class MongoReadStore implements ReadStore {
       const bound = checkpoints.length > 0 ? Math.max(...checkpoints.map((c) => c.position)) : undefined;
       for (const [name, docs] of writes) {
         const ops = collectionOps(docs, (id) => (known ? cache?.known(name, id) : undefined), bound, this.guards);
-        await writeCollection(this.db, name, ops, { session, between: () => this.checkLocal(), ...(this.guards ? {} : { chunk: UNGUARDED_CHUNK }) });
+        await writeCollection(this.db, name, ops, { session, between: () => this.checkLocal(), ...(this.traits.idLookupsOnly ? { chunk: FERRET_CHUNK } : {}) });
       }
       await this.ctx.versions.bump(written(writes), session);
       await this.checkLocal();

@@ -89,9 +89,13 @@ export class GenerationalReadStore implements ReadStore {
     return this.inner.ensureIndexes(this.physical(collection), indexes);
   }
 
-  /** The inner store's commit size (runner.ts, commitDocsOf). */
+  /** The inner store's commit and batch sizes (runner.ts, commitDocsOf). */
   get commitDocs(): number | undefined {
     return (this.inner as { commitDocs?: number }).commitDocs;
+  }
+
+  get batchEvents(): number | undefined {
+    return (this.inner as { batchEvents?: number }).batchEvents;
   }
 
   get peek(): ReadStore['peek'] {

@@ -18,6 +18,9 @@ const COMMIT_DOCS = 2000;
  */
 export const commitDocsOf = (store: ReadStore): number => (store as { commitDocs?: number }).commitDocs ?? COMMIT_DOCS;
 
+/** Events a live subscription reads at once; a store may ask for more (`batchEvents`: fewer commits of a catch-up, each a hot document written once). */
+const batchEventsOf = (store: ReadStore): number => (store as { batchEvents?: number }).batchEvents ?? 2000;
+
 export interface RebuildProgress {
   processed: number;
   total: number;
@@ -125,7 +128,7 @@ export class ProjectionRunner {
     this.subscription = this.events.subscribeToAll(
       {
         after: this.position,
-        batchSize: 2000,
+        batchSize: batchEventsOf(this.store),
         onError: (error) => {
           this.failure = error;
           console.error('projection runner stopped:', error);
