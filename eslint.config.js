@@ -36,6 +36,15 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // A package is imported by its entry (its index, or a light entry beside src/ such as
+  // @paperlink/command-api/stage), never by a path into its src/: a package's insides may move.
+  // Its own rule name, so the blocks below that set no-restricted-imports do not replace it.
+  {
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^@paperlink/[^/]+/src(/|$)', message: "import another package by its entry, never a path into its src/." }] }],
+    },
+  },
   {
     files: productFiles,
     rules: {

@@ -38,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{domain,command-api,projections,query-api,infra}/src/**/*.unit.spec.ts', 'lab/**/*.unit.spec.ts'],
+          include: ['{domain,command-api,projections,query-api,infra}/src/**/*.unit.spec.ts', 'lab/**/*.unit.spec.ts', 'test/architecture/*.unit.spec.ts'],
           environment: 'node',
           // Two files at a time (vitest's default on 2 cores is one): `make test` stays under 15 minutes.
           maxWorkers: 2,

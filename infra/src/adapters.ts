@@ -5,6 +5,7 @@ import { InProcessJobQueue } from './jobs/memory';
 import type { Config } from './config';
 import type { DataDir } from './data-dir';
 import { SqliteEventStore } from './eventstore/sqlite';
+import type { StatementStager } from '@paperlink/command-api/stage';
 import { EmbeddedReadStore } from './readstore/embedded';
 
 export interface Adapters {
@@ -13,6 +14,8 @@ export interface Adapters {
   blobs: BlobStore;
   jobs: JobQueue;
   profile: 'embedded' | 'distributed' | 'mixed';
+  /** Where the event store takes large statements off the request thread (the SQLite store's writer thread). */
+  stager?: StatementStager;
 }
 
 /**
@@ -65,5 +68,6 @@ export async function createAdapters(config: Config, dir: DataDir): Promise<Adap
     jobs = new InProcessJobQueue();
   }
   const distributed = [config.EVENTSTORE_URL, config.MONGO_URL, config.KAFKA_BROKERS].filter(Boolean).length;
-  return { events, readStore, blobs, jobs, profile: distributed === 0 ? 'embedded' : distributed === 3 ? 'distributed' : 'mixed' };
+  const stager = events instanceof SqliteEventStore ? events.statementStager() : undefined;
+  return { events, readStore, blobs, jobs, ...(stager ? { stager } : {}), profile: distributed === 0 ? 'embedded' : distributed === 3 ? 'distributed' : 'mixed' };
 }

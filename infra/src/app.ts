@@ -56,7 +56,6 @@ import { openCounterStore } from './limits';
 import { upgradeRequestRecords } from './eventstore/upgrade-request-records';
 import { CompanyPositions } from './eventstore/company-positions';
 import { companyMemo } from './ai/company-memo';
-import { SqliteEventStore } from './eventstore/sqlite';
 import { carryLegacyMatches, legacyMatchingCompanies } from './eventstore/carry-legacy-matches';
 import { accessReader } from './http/access';
 import { webApp } from './http/static';
@@ -388,7 +387,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       answerWaitRows: config.IMPORT_ANSWER_WAIT_ROWS,
       decisionPosition,
       // Large files off the request thread, beside the event store's writer (ADR 0008); not when a test wraps the store.
-      ...(adapters.events instanceof SqliteEventStore && !options.wrapEvents ? { stager: adapters.events.statementStager(), stageBytes: config.IMPORT_STAGE_BYTES } : {}),
+      ...(adapters.stager && !options.wrapEvents ? { stager: adapters.stager, stageBytes: config.IMPORT_STAGE_BYTES } : {}),
     }));
     api.use(transactionRouter({
       bus,

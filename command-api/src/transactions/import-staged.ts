@@ -12,64 +12,17 @@ import type { Request, Response } from 'express';
 import {
   importAssignees,
   type ColumnMapping,
-  type DomainEvent,
   type ImportResult,
-  type Member,
-  type NeedsMapping,
   type Role,
-  type StatementParseOptions,
 } from '@paperlink/domain';
 import type { Plan } from '../core/bus';
 import { send } from '../core/http';
 import { newId } from '../core/ids';
 import { readSideCurrent } from '../core/read-side';
 import { fileClaimed, readLedger } from './ledger';
-import { DEFAULT_MAX_IMPORT_ROWS, importAnswerWait, type ImportDeps } from './import';
+import { DEFAULT_MAX_IMPORT_ROWS, importAnswerWait, type ImportDeps } from './import-deps';
+import type { StatementStager } from './stage-port';
 import { completeImport, importAppends, resumeOf } from './import-plan';
-
-/** A statement parsed and held by the stager: what this thread needs of it. */
-export interface StagedStatement {
-  stage: number;
-  /** SHA-256 of the file's bytes. */
-  fileHash: string;
-  layout: string;
-  headerKey: string;
-  rows: number;
-  ignoredRows: number;
-  /**
-   * The rows' distinct dedup keys, joined by newlines (a key has none: dedupKeyOf folds white
-   * space): one string crosses threads in one copy, where 200,000 strings took one long turn.
-   */
-  keys: string;
-}
-
-export type StageAnswer = StagedStatement | { needsMapping: NeedsMapping; headerKey: string };
-
-export interface StagedDecisionInput {
-  importId: string;
-  companyId: string;
-  importedBy: string;
-  fileName: string;
-  fileHash: string;
-  /** Who rows are assigned to (importAssignees). */
-  members: Member[];
-  fallbackId: string;
-  /** How many transactions the company holds with each key (absent: none). */
-  existingKeys: Array<[string, number]>;
-  alreadyImported: boolean;
-}
-
-export interface StatementStager {
-  /** Parses a statement (the bytes are moved, not copied) and holds its rows until `release`. */
-  stage(bytes: Uint8Array, options: StatementParseOptions): Promise<StageAnswer>;
-  /**
-   * Assigns and decides the held rows (decideImport). `events` are the import's events for the
-   * plan: TransactionsImported ones are placeholders that only this store's append understands.
-   */
-  decide(stage: number, input: StagedDecisionInput): Promise<{ result: ImportResult; events: DomainEvent[] }>;
-  /** Drops a staged statement (after the answer, whatever it was). */
-  release(stage: number): void;
-}
 
 /** The import route's parts that both paths share (import.ts). */
 export interface ImportRouteParts {

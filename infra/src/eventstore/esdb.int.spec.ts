@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent } from '@paperlink/domain';
-import { positionAt } from '@paperlink/query-api/src/history/position-at';
+import { positionAt } from '@paperlink/query-api';
 import { externalTarget } from '../testing/external';
 import { eventStoreContract } from './contract';
 import { EsdbEventStore } from './esdb';

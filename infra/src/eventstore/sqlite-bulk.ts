@@ -10,7 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { AppError, ConcurrencyError, ConflictError, type AppendResult, type DomainEvent, type EventMetadata, type ExpectedRevision, type StatementParseOptions } from '@paperlink/domain';
-import type { StageAnswer, StagedDecisionInput, StatementStager } from '@paperlink/command-api/src/transactions/import-staged';
+import type { StageAnswer, StagedDecisionInput, StatementStager } from '@paperlink/command-api/stage';
 import type { StageDecided } from './statement-stage';
 
 /**

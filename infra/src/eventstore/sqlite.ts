@@ -13,7 +13,7 @@ import {
 } from '@paperlink/domain';
 import { AppendSignal, pollingSubscription } from './subscription';
 import { BulkWriter, StagedData, type PreparedAppend } from './sqlite-bulk';
-import type { StatementStager } from '@paperlink/command-api/src/transactions/import-staged';
+import type { StatementStager } from '@paperlink/command-api/stage';
 import { canonicalJson, chainHash, GENESIS_HASH, upgradeChain, type ChainContent } from './chain';
 
 /** Rows come back as arrays (better-sqlite3 raw mode, about a third faster than objects). */

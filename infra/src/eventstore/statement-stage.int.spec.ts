@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError, type DomainEvent, type NewEvent } from '@paperlink/domain';
-import type { StagedDecisionInput } from '@paperlink/command-api/src/transactions/import-staged';
+import type { StagedDecisionInput } from '@paperlink/command-api/stage';
 import { SqliteEventStore } from './sqlite';
 
 const metadata = { requestId: 'r', correlationId: 'c', causationId: 'c', occurredAt: '2026-01-01T00:00:00.000Z' };

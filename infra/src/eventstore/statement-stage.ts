@@ -23,9 +23,7 @@ import {
   type StatementParseOptions,
   type StatementParseResult,
 } from '@paperlink/domain';
-import { newId } from '@paperlink/command-api/src/core/ids';
-import { candidateRow } from '@paperlink/command-api/src/transactions/import-rows';
-import type { StageAnswer, StagedDecisionInput } from '@paperlink/command-api/src/transactions/import-staged';
+import { candidateRow, newId, type StageAnswer, type StagedDecisionInput } from '@paperlink/command-api/stage';
 import { canonicalJson } from './chain';
 
 /** What the thread answers to a decision: the events it holds are only counted. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assignRowsToMembers, IMPORT_CHUNK_ROWS, parseBankStatement, type ImportedRow, type Member } from '@paperlink/domain';
-import { candidateRow } from '@paperlink/command-api/src/transactions/import-rows';
+import { candidateRow } from '@paperlink/command-api/stage';
 import { canonicalJson } from './chain';
 import { candidateParts, collectGarbage, StatementStages } from './statement-stage';
 

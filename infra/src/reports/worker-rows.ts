@@ -10,7 +10,7 @@
  */
 import type { BlobStore, ReportPass, ReportRow, ReportSettings, ReportSource, ReportType } from '@paperlink/domain';
 import { allProjections, GenerationalReadStore } from '@paperlink/projections';
-import { ExportReader, type ExportScope } from '@paperlink/query-api/src/exports/rows';
+import { ExportReader, type ExportScope } from '@paperlink/query-api/reports';
 import { SqliteReadStore } from '../readstore/sqlite';
 
 /** What the worker needs to read a report's rows itself. */
