@@ -28,4 +28,4 @@ export * from './matches/routes';
 export * from './settings/routes';
 export * from './ai/llm-test';
 export * from './ai/learning';
-export * from './ai-more/routes';
+export * from './ai/split-calendar-routes';

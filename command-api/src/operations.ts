@@ -1,5 +1,5 @@
 import type { Operation } from './http/openapi';
-import { SplitBody } from './ai-more/routes';
+import { SplitBody } from './ai/split-calendar-routes';
 import { CompanyUserParams, IdParams, UserIdParams } from './http/params';
 import { LoginBody, LogoutBody, PasswordBody, ProfileBody, RefreshBody, RegisterBody } from './accounts/routes';
 import { CompanyUpdateBody, InviteBody, RoleBody } from './companies/routes';

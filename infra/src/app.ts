@@ -70,7 +70,7 @@ import { findInPages } from './readstore/paged';
 import { hasKnownCounts, keepCountHints } from './readstore/count-hints';
 import { ModelChain } from './llm/chain';
 import { aiLearningDeps, CompanyCategorizers } from './ai/learning';
-import { aiMoreRouters } from './ai-more/wiring';
+import { aiRouters } from './ai/routers';
 import { auditRouter } from './audit/routes';
 import { systemRouter } from './system/routes';
 import { roleProblem, servedBy } from './roles/gate';
@@ -441,7 +441,7 @@ export async function createPaperlink(config: Config, options: PaperlinkOptions 
       item: (companyId, kind, id) => getMasterItem(readStore, companyId, kind, id),
       parsers: cpu.parsers,
     }));
-    api.use(...aiMoreRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning }));
+    api.use(...aiRouters({ bus, events, readStore, cpu, settingsOf, learning: aiLearning }));
     api.use(notFound);
     api.use(errorHandler());
     app.use('/api', api);

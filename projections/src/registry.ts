@@ -9,10 +9,10 @@ import { receiptDateOrdersProjection } from './receipts/date-orders';
 import { receiptFilesProjection } from './receipts/receipt-files';
 import { matchesProjection } from './matches/matches';
 import { matchFiguresProjection } from './matches/figures';
-import { aiLearningProjection } from './ai-learning/ai-learning';
+import { aiLearningProjection } from './ai/learning';
 import { analyticsProjection } from './analytics/analytics';
 import { settingsProjection } from './settings/settings';
-import { calendarProjection } from './ai-more/calendar';
+import { calendarProjection } from './ai/calendar';
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {

@@ -8,7 +8,7 @@ export * from './analytics/routes';
 export * from './operations';
 export * from './exports/routes';
 export * from './exports/options';
-export * from './ai-more/routes';
+export * from './ai/analyses';
 export * from './exports/rows';
 export * from './audit/query';
 export * from './history/as-of';

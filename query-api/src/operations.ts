@@ -3,7 +3,7 @@ import type { Operation } from '@paperlink/domain/http/operation';
 import { AnalyticsExportQuery } from './analytics/routes';
 import { ExportPreviewBody, ExportSettingsBody, ReportTypeParams } from './exports/options';
 import { ReceiptListQuery } from './receipts/routes';
-import { AdvancedMatchBody } from './ai-more/routes';
+import { AdvancedMatchBody } from './ai/analyses';
 import { TransactionListQuery } from './transactions/routes';
 import { AuditExportQuery } from './audit/query';
 import { AsOfQuery, HistoryParams } from './history/routes';

@@ -334,7 +334,7 @@ async function seedBusiness() {
   await api.http.put('/api/settings/llm/model').set(h).send({ model: 'claude-rebuild-test' }).expect(200);
   await api.http.put('/api/settings/llm/fallback-model').set(h).send({ model: null }).expect(200);
 
-  // splitting and calendars (ai-more): a split saved, removed and saved again; a calendar uploaded twice (replaced)
+  // splitting and calendars (the AI tools): a split saved, removed and saved again; a calendar uploaded twice (replaced)
   const split = [{ amount: -2.5, category: 'Travel', job_number: 'JOB-1', cost_code: '01-100' }, { amount: -2, category: 'Meals', job_number: 'JOB-1', cost_code: '01-100' }];
   await api.http.post(`/api/ai/splitting/${tx.get('Blue Bottle Coffee')}`).set(h).send({ parts: split }).expect(200);
   await api.http.delete(`/api/ai/splitting/${tx.get('Blue Bottle Coffee')}`).set(h).expect(200);

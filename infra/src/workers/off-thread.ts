@@ -27,7 +27,7 @@ export interface OffThread {
   /** The second line reader of a receipt's total and date lines (PaddleOCR's recogniser). */
   secondLines: NonNullable<ReadReceiptOptions['secondLines']>;
   autoMatch: NonNullable<MatchDeps['autoMatch']>;
-  /** ai-more: iCalendar parsing, trip insights, advanced matching's ranking. */
+  /** The AI tools: iCalendar parsing, trip insights, advanced matching's ranking. */
   calendar(bytes: Uint8Array, now: string): Promise<ParsedCalendar>;
   calendarInsights(events: CalendarEventRef[], lines: SpendLine[]): Promise<CalendarInsights>;
   rankCandidates(target: RankTarget, others: Array<ReceiptInput | TransactionInput>, limit: number): Promise<RankedCandidate[]>;

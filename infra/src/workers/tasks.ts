@@ -47,7 +47,7 @@ export const TASKS = {
    */
   paddleLines: async ({ page, size, boxes, spacing }: { page: Uint8Array; size: { width: number; height: number }; boxes: OcrBox[]; spacing?: OcrBox[][] }): Promise<LineReading[]> =>
     (await import('../ocr/paddle-line-host')).readPaddleLines(page, size, boxes, spacing),
-  /** An iCalendar upload (up to 5 MB, recurring rules expanded): ai-more. */
+  /** An iCalendar upload (up to 5 MB, recurring rules expanded): the AI calendar. */
   calendar: ({ bytes, now }: { bytes: Uint8Array; now: string }): ParsedCalendar => parseICalendar(bytes, { now }),
   calendarInsights: ({ events, lines }: { events: CalendarEventRef[]; lines: SpendLine[] }): CalendarInsights => calendarInsights(events, lines),
   rankCandidates: ({ target, others, limit }: { target: RankTarget; others: Array<ReceiptInput | TransactionInput>; limit: number }): RankedCandidate[] => rankCandidates(target, others, limit),

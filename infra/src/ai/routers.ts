@@ -4,15 +4,15 @@
  * worker pool for the CPU work and the company's settings for the AI switch.
  */
 import type { Router } from 'express';
-import { aiMoreRouter, type AiLearningDeps, type CommandBus } from '@paperlink/command-api';
+import { splitCalendarRouter, type AiLearningDeps, type CommandBus } from '@paperlink/command-api';
 import type { CompanySettings, EventStore, ReadStore } from '@paperlink/domain';
 import { getTransaction, matchedReceiptOf } from '@paperlink/projections';
-import { aiMoreQueryRouter, type Analyzer } from '@paperlink/query-api';
+import { aiQueryRouter, type Analyzer } from '@paperlink/query-api';
 import type { OffThread } from '../workers/off-thread';
 import { findInPages } from '../readstore/paged';
 import { learningAnalyzers } from './analyzers';
 
-export interface AiMoreWiring {
+export interface AiWiring {
   bus: CommandBus;
   events: EventStore;
   readStore: ReadStore;
@@ -24,10 +24,10 @@ export interface AiMoreWiring {
   analyzers?: Partial<Record<'categorization' | 'duplicateAnalysis' | 'recurringAnalysis', Analyzer>>;
 }
 
-export function aiMoreRouters(w: AiMoreWiring): Router[] {
+export function aiRouters(w: AiWiring): Router[] {
   const aiEnabled = async (companyId: string) => (await w.settingsOf(companyId)).aiEnabled;
   return [
-    aiMoreRouter({
+    splitCalendarRouter({
       bus: w.bus,
       events: w.events,
       locator: { locate: (companyId, id) => getTransaction(w.readStore, companyId, id) },
@@ -35,7 +35,7 @@ export function aiMoreRouters(w: AiMoreWiring): Router[] {
       aiEnabled,
       parseCalendar: (bytes, now) => w.cpu.calendar(bytes, now),
     }),
-    aiMoreQueryRouter({
+    aiQueryRouter({
       store: w.readStore,
       aiEnabled,
       rank: (target, others, limit) => w.cpu.rankCandidates(target, others, limit),

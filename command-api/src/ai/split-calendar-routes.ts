@@ -30,7 +30,7 @@ import { validIdParams } from '../http/params';
 import { unreadableUpload } from '../http/uploads';
 import { loadTransaction, type TransactionDeps } from '../transactions/routes';
 
-export interface AiMoreDeps extends Pick<TransactionDeps, 'bus' | 'events' | 'locator'> {
+export interface SplitCalendarDeps extends Pick<TransactionDeps, 'bus' | 'events' | 'locator'> {
   /** The receipt matched to a transaction (confirmed first, else the best pending suggestion) that the caller may see. */
   matchedReceipt(companyId: string, transactionId: string, scope: { userId?: string }): Promise<string | null>;
   /** Whether the company has the AI features on (settings). */
@@ -97,8 +97,8 @@ async function receiptText(bus: CommandBus, companyId: string, receiptId: string
   return text;
 }
 
-/** Splitting (propose, save, remove) and calendar uploads. Reads are in query-api/src/ai-more. */
-export function aiMoreRouter(deps: AiMoreDeps): Router {
+/** Splitting (propose, save, remove) and calendar uploads. Reads are in query-api/src/ai/analyses.ts. */
+export function splitCalendarRouter(deps: SplitCalendarDeps): Router {
   const { bus } = deps;
   const router = validIdParams(Router());
   const company = requireCompany();

@@ -34,7 +34,7 @@ type Scope = { userId?: string };
 /** One analysis of the comprehensive call; its failure is reported in its own `error`. */
 export type Analyzer = (ctx: RequestContext, transactionId: string) => Promise<Record<string, unknown>>;
 
-export interface AiMoreQueryDeps {
+export interface AiQueryDeps {
   store: ReadStore;
   /** Whether the company has the AI features on (settings). */
   aiEnabled(companyId: string): Promise<boolean>;
@@ -65,7 +65,7 @@ const asLine = (d: TransactionDoc): SpendLine => ({ id: d._id, userId: d.userId,
 const asRef = (e: CalendarEventDoc): CalendarEventRef => ({ id: e._id, userId: e.userId, summary: e.summary, location: e.location, startDay: e.startDay, endDay: e.endDay });
 
 /** Split, calendar, advanced matching and comprehensive analysis reads (AI dashboard stats: command-api/src/ai/learning.ts). */
-export function aiMoreQueryRouter(deps: AiMoreQueryDeps): Router {
+export function aiQueryRouter(deps: AiQueryDeps): Router {
   const { store } = deps;
   const readAll = <T extends Doc>(c: ReadCollection<T>, filter: Filter) => (deps.readAll ? deps.readAll(c, filter) : c.find(filter));
   const router = validIdParams(Router());
