@@ -22,7 +22,7 @@ export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts
 export { companyRouter, type CompanyDeps } from './companies/routes';
 export * from './masterdata/routes';
 export * from './transactions/routes';
-export * from './transactions/import';
+export * from './imports/import';
 export * from './receipts/routes';
 export * from './matches/routes';
 export * from './settings/routes';

@@ -3,7 +3,7 @@ import { SplitBody } from './ai/split-calendar-routes';
 import { CompanyUserParams, IdParams, UserIdParams } from './http/params';
 import { LoginBody, LogoutBody, PasswordBody, ProfileBody, RefreshBody, RegisterBody } from './accounts/routes';
 import { CompanyUpdateBody, InviteBody, RoleBody } from './companies/routes';
-import { ImportFields } from './transactions/import';
+import { ImportFields } from './imports/import';
 import { TransactionUpdateBody } from './transactions/routes';
 import { ManualBody, ThresholdBody } from './matches/routes';
 import { CommitBody, CorrectionBody, DirectUploadParams, PresignBody } from './receipts/routes';

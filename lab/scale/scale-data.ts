@@ -68,7 +68,7 @@ import {
   type UserState,
 } from '@paperlink/domain';
 import { userAppends, type LoadedSignIn } from '../../command-api/src/accounts/user-streams';
-import { claimAppend, readLedger } from '../../command-api/src/transactions/ledger';
+import { claimAppend, readLedger } from '../../command-api/src/imports/ledger';
 import { dataDir } from '../../infra/src/data-dir';
 import { SqliteEventStore } from '../../infra/src/eventstore/sqlite';
 import { Argon2Hasher } from '../../infra/src/passwords';
