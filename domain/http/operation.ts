@@ -53,5 +53,11 @@ export interface Operation {
    * revision as ETag; `if-match`, the write takes it back in If-Match and answers 412 when stale.
    */
   concurrency?: 'etag' | 'if-match';
+  /**
+   * A command-side POST that appends nothing: it computes an answer from the read models, so a
+   * read-only caller (an auditor) may call it. test/api/auditor.int.spec.ts calls each one as an
+   * auditor and sees the event log unchanged.
+   */
+  computesOnly?: true;
 }
 

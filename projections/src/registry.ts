@@ -1,20 +1,17 @@
-import type { Projection } from './core/projection';
-import { companiesProjection } from './accounts/companies';
-import { sessionsProjection } from './accounts/sessions';
-import { usersProjection } from './accounts/users';
-import { masterDataProjection } from './masterdata/items';
-import { transactionsProjection } from './transactions/transactions';
-import { receiptsProjection } from './receipts/receipts';
-import { receiptDateOrdersProjection } from './receipts/date-orders';
-import { receiptFilesProjection } from './receipts/receipt-files';
-import { matchesProjection } from './matches/matches';
-import { matchFiguresProjection } from './matches/figures';
-import { aiLearningProjection } from './ai/learning';
-import { analyticsProjection } from './analytics/analytics';
-import { settingsProjection } from './settings/settings';
-import { calendarProjection } from './ai/calendar';
+/** The projections' feature modules; the runner and `make rebuild` take their projections, in this order. */
+import type { Projection, ProjectionModule } from './core/projection';
+import { accountProjections } from './accounts/module';
+import { masterDataProjections } from './masterdata/module';
+import { transactionProjections } from './transactions/module';
+import { receiptProjections } from './receipts/module';
+import { matchProjections } from './matches/module';
+import { analyticsProjections } from './analytics/module';
+import { settingsProjections } from './settings/module';
+import { aiProjections } from './ai/module';
+
+export const projectionModules: ReadonlyArray<ProjectionModule> = [accountProjections, masterDataProjections, transactionProjections, receiptProjections, matchProjections, analyticsProjections, settingsProjections, aiProjections];
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */
 export function allProjections(): Projection[] {
-  return [usersProjection, sessionsProjection, companiesProjection, masterDataProjection, transactionsProjection, receiptsProjection, receiptDateOrdersProjection, receiptFilesProjection, matchesProjection, matchFiguresProjection, analyticsProjection, settingsProjection, calendarProjection, aiLearningProjection];
+  return projectionModules.flatMap((m) => m.projections);
 }

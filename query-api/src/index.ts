@@ -5,7 +5,7 @@ export * from './transactions/routes';
 export * from './receipts/routes';
 export * from './matches/routes';
 export * from './analytics/routes';
-export * from './operations';
+export * from './modules';
 export * from './exports/routes';
 export * from './exports/options';
 export * from './ai/analyses';

@@ -6,7 +6,7 @@
  * write for an auditor until the query side lists it.
  *
  * A few POST routes of the command side only compute an answer from the read models and append
- * nothing (COMMAND_SIDE_READS); they are reads too. A route belongs here only if its handler
+ * nothing (marked `computesOnly` in their module); they are reads too. A route belongs here only if its handler
  * never calls the command bus: `test/api/auditor.int.spec.ts` calls each as an auditor and sees
  * the event log unchanged.
  */
@@ -23,17 +23,12 @@ function matcher(ops: ReadonlyArray<Pick<Operation, 'method' | 'path'>>): (metho
   return (method, path) => patterns.some((p) => p.method === method && p.path.test(path));
 }
 
-/** Command-side POSTs that append nothing: the recurring series of a transaction is computed. */
-export const COMMAND_SIDE_READS: ReadonlyArray<Pick<Operation, 'method' | 'path'>> = [
-  { method: 'post', path: '/ai/recurring/detect/:id' },
-];
-
 /**
  * `reads`: the query side's operations; `commands`: the command side's. Mounted after
  * `authenticate`, where the request's path is relative to the API's base.
  */
 export function refuseReadOnlyWrites(reads: Operation[], commands: Operation[]): RequestHandler {
-  const isRead = matcher([...reads.filter((op) => op.method !== 'get'), ...COMMAND_SIDE_READS]);
+  const isRead = matcher([...reads.filter((op) => op.method !== 'get'), ...commands.filter((op) => op.computesOnly)]);
   const isOwnAccount = matcher(commands.filter((op) => op.auth === 'none' || op.auth === 'user'));
   return (req, res, next) => {
     if (!ctxOf(res).readOnly || READ_METHODS.has(req.method)) return next();

@@ -51,3 +51,11 @@ export function streamCategory(streamId: string): string {
   const dash = streamId.indexOf('-');
   return dash < 0 ? streamId : streamId.slice(0, dash);
 }
+
+/**
+ * The type names of an event union, complete by construction: a name missing from `names`, or
+ * one the union does not hold, fails to compile. Feature modules declare what they append with it.
+ */
+export function eventTypes<E extends DomainEvent>(names: Record<E['type'], true>): ReadonlyArray<E['type']> {
+  return Object.keys(names) as Array<E['type']>;
+}

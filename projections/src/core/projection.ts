@@ -39,3 +39,9 @@ export type ProjectedDoc = Doc & { _pos: number };
 
 /** The projector's pure core: a function of (read model document, event). */
 export type Evolve<T extends Doc, E = RecordedEvent> = (doc: T | null, event: E) => T | null;
+
+/** A feature's projections (projections/src/registry.ts lists the modules). */
+export interface ProjectionModule {
+  feature: string;
+  projections: Projection[];
+}
