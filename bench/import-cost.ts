@@ -29,7 +29,7 @@ import { newId, TokenService } from '@paperlink/command-api';
 import { dataDir } from '../infra/src/data-dir';
 import { Reactor } from '../infra/src/jobs/reactor';
 import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
-import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
+import { autoMatchJobsFrom } from '../infra/src/matches/matching-job';
 import { expectExit, startServer, stopServer, type ChildServer } from './child-server';
 import { fmt, row } from './lib';
 import { generateScaleData, sizesFromEnv, type Person } from '../lab/scale/scale-data';

@@ -42,7 +42,7 @@ import { RECEIPTS, TRANSACTIONS, type ReceiptDoc, type TransactionDoc } from '@p
 import { carryLegacyMatches } from '../infra/src/eventstore/carry-legacy-matches';
 import { SqliteEventStore } from '../infra/src/eventstore/sqlite';
 import { EmbeddedReadStore } from '../infra/src/readstore/embedded';
-import { knownMatches, matchBlock } from '../infra/src/receipts/match-block';
+import { knownMatches, matchBlock } from '../infra/src/matches/match-block';
 import { fmt, median, percentile, row } from './lib';
 
 const MATCHES = Number(process.argv[2] ?? 100_000);

@@ -37,7 +37,7 @@ import { ConfigSchema, loadConfig } from '../infra/src/config';
 import { dataDir } from '../infra/src/data-dir';
 import { Reactor } from '../infra/src/jobs/reactor';
 import { ocrJobsFrom } from '../infra/src/receipts/ocr-job';
-import { autoMatchJobsFrom } from '../infra/src/receipts/matching-job';
+import { autoMatchJobsFrom } from '../infra/src/matches/matching-job';
 import { expectExit, startServer, type ChildServer } from './child-server';
 import { fmt, median, percentile, row, textPdf } from './lib';
 import { generateScaleData, sizesFromEnv, type Person, type ScaleData } from '../lab/scale/scale-data';

@@ -17,7 +17,7 @@ export * from './http/params';
 export * from './http/schemas';
 export * from './http/openapi';
 export * from './modules';
-export * from './core/module';
+export type { CommandModule } from './core/module';
 export * from './accounts/lookup';
 export { publicAccountRouter, accountRouter, type AccountDeps } from './accounts/routes';
 export { companyRouter, type CompanyDeps } from './companies/routes';

@@ -58,7 +58,7 @@ export async function createAdapters(config: Config, dir: DataDir): Promise<Adap
   let jobs: JobQueue;
   if (config.KAFKA_BROKERS) {
     const [{ KafkaJobQueue }, { kafkaBrokers, kafkaClientConfig }, { OCR_JOB }, { AUTO_MATCH_JOB }] = await Promise.all([
-      import('./jobs/kafka'), import('./jobs/kafka-client'), import('./receipts/ocr-job'), import('./receipts/matching-job'),
+      import('./jobs/kafka'), import('./jobs/kafka-client'), import('./receipts/ocr-job'), import('./matches/matching-job'),
     ]);
     // The reactors submit these; with worker processes (PAPERLINK_ROLE=worker) no handler of them runs here.
     jobs = await KafkaJobQueue.connect({

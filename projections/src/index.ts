@@ -8,7 +8,7 @@ export * from './accounts/companies';
 export * from './masterdata/items';
 export * from './transactions/transactions';
 export * from './transactions/query';
-export { allProjections, projectionModules } from './registry';
+export * from './registry';
 export * from './receipts/receipts';
 export * from './receipts/date-orders';
 export * from './receipts/receipt-files';

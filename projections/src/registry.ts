@@ -9,6 +9,8 @@ import { analyticsProjections } from './analytics/module';
 import { settingsProjections } from './settings/module';
 import { aiProjections } from './ai/module';
 
+export { accountProjections, masterDataProjections, transactionProjections, receiptProjections, matchProjections, analyticsProjections, settingsProjections, aiProjections };
+
 export const projectionModules: ReadonlyArray<ProjectionModule> = [accountProjections, masterDataProjections, transactionProjections, receiptProjections, matchProjections, analyticsProjections, settingsProjections, aiProjections];
 
 /** Every projection the product runs; the runner and `make rebuild` take this list. */

@@ -6,6 +6,7 @@ export * from './receipts/routes';
 export * from './matches/routes';
 export * from './analytics/routes';
 export * from './modules';
+export type { QueryModule } from './core/module';
 export * from './exports/routes';
 export * from './exports/options';
 export * from './ai/analyses';

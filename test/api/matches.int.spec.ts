@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptStream } from '@paperlink/domain';
-import { autoMatchJobsFrom } from '../../infra/src/receipts/matching-job';
+import { autoMatchJobsFrom } from '../../infra/src/matches/matching-job';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { BANK_CSV, imageOf, labelledReader, labels } from '../support/labelled-reader';
 

@@ -5,6 +5,7 @@ import type { ApiModule } from '@paperlink/domain/http/module';
 export interface CommandModule<Deps> extends ApiModule<Deps> {
   /** Every event type its commands append (test/projections/rebuild.int.spec.ts: the log holds these and nothing else). */
   events: ReadonlyArray<string>;
+  routers(deps: Deps): RequestHandler[];
   /** Routers served before authentication (the sign-in routes, a presigned upload's target). */
   publicRouters?(deps: Deps): RequestHandler[];
 }

@@ -11,8 +11,8 @@ import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { SqliteEventStore } from '../eventstore/sqlite';
 import { EmbeddedReadStore } from '../readstore/embedded';
-import { knownMatches, matchBlock } from '../receipts/match-block';
-import { autoMatchJobHandler, type AutoMatchPayload } from '../receipts/matching-job';
+import { knownMatches, matchBlock } from '../matches/match-block';
+import { autoMatchJobHandler, type AutoMatchPayload } from '../matches/matching-job';
 import { RequestActivity } from './request-activity';
 
 const companyId = 'c1';

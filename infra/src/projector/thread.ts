@@ -11,8 +11,7 @@ import { SqliteEventStore } from '../eventstore/sqlite';
 import { BULK_GROUPS, SqliteReadStore } from '../readstore/sqlite';
 import { listIndexes } from '../readstore/sqlite-indexes';
 import { Reactor } from '../jobs/reactor';
-import { ocrJobsFrom } from '../receipts/ocr-job';
-import { autoMatchJobsFrom } from '../receipts/matching-job';
+import { allReactions } from '../reactions';
 import type { FromProjector, ProjectorData, ToProjector } from './protocol';
 import type { Job, JobQueue } from '@paperlink/domain';
 
@@ -98,7 +97,7 @@ port.on('message', (message: ToProjector) => {
     resolve?.(message.result);
   } else if (message.kind === 'reactors') {
     void started.then(async () => {
-      reactors.push(new Reactor('receipts-ocr', events, store!, requestThreadJobs, ocrJobsFrom), new Reactor('auto-match', events, store!, requestThreadJobs, autoMatchJobsFrom));
+      reactors.push(...allReactions.map((r) => new Reactor(r.name, events, store!, requestThreadJobs, r.jobsFrom)));
       for (const r of reactors) await r.start();
     }).catch((error: unknown) => console.error('projector thread: reactors did not start:', error));
   } else if (message.kind === 'stopReactors') {
