@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MATCH_EVENT_TYPES, RECEIPT_EVENT_TYPES, STATEMENT_CLAIM_EVENT_TYPES, type Doc, type ReadStore, type RecordedEvent } from '@paperlink/domain';
+import type { Doc, ReadStore, RecordedEvent } from '@paperlink/domain';
+import { commandEventTypes } from '@paperlink/command-api';
 import { allProjections, ProjectionRunner, rebuildInBulk, UnitOfWork } from '@paperlink/projections';
 import type { ReceiptReader, ReceiptReading } from '../../infra/src/receipts/ocr-job';
 import { EmbeddedReadStore } from '../../infra/src/readstore/embedded';
@@ -31,19 +32,12 @@ async function dump(store: ReadStore, collections: string[]): Promise<Record<str
 const collections = allProjections().flatMap((p) => Object.keys(p.collections));
 
 /**
- * Every event type the product writes. The log must hold each of them, and nothing else, so
- * that the rebuild and double-apply checks below cover every projector's every branch; a new
- * event type fails this test until it is seeded here.
+ * Every event type the product writes: the ones the feature modules declare (command-api's
+ * modules.ts). The log must hold each of them, and nothing else, so that the rebuild and
+ * double-apply checks below cover every projector's every branch; a new event type fails this
+ * test until its module declares it and it is seeded here.
  */
-const KNOWN_EVENT_TYPES = new Set([
-  ...allProjections().flatMap((p) => [...p.handles]),
-  ...RECEIPT_EVENT_TYPES,
-  ...MATCH_EVENT_TYPES,
-  'EmailClaimed', 'UserPasswordChanged', 'UserLoginFailed', 'UserPasswordChangeFailed',
-  'UserLoginFailuresCleared', 'UserSignInSourceRecorded', 'UserSnapshotTaken',
-  'StatementImported', 'ColumnMappingSaved', 'ReceiptFileReceived', 'RequestCompleted',
-  ...STATEMENT_CLAIM_EVENT_TYPES,
-]);
+const KNOWN_EVENT_TYPES = new Set([...allProjections().flatMap((p) => [...p.handles]), ...commandEventTypes]);
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const sidOf = (accessToken: string) => decodeJwt(accessToken).sid as string;
