@@ -12,6 +12,6 @@ export {
 export type { CategorizerModel, CategoryRef, LabelledLine, OutOfFold, PayeeEntry, PayeeMemory, Prediction } from './categorize/categorizer';
 export { DEFAULT_MAX_DAYS, duplicatesOf, findDuplicateGroups, pairConfidence, pairKey as duplicatePairKey } from './duplicates/duplicates';
 export type { DuplicateCandidate, DuplicateGroup, DuplicateOptions, DuplicatePair } from './duplicates/duplicates';
-export { CADENCES, detectRecurringPatterns, recurringPatternOf } from './recurring/recurring';
-export type { Frequency, RecurringOptions, RecurringPattern, RecurringRecord } from './recurring/recurring';
+// Whole concept files: a function added to one is exported with no edit here.
+export * from './recurring/recurring';
 export * from './learning/events';
