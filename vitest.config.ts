@@ -98,6 +98,7 @@ export default defineConfig({
           root: 'web',
           include: ['src/**/*.unit.spec.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['src/test-setup.ts'],
           maxWorkers: 2,
           // A page rendered in jsdom with its queries answered takes 1-2 s on a quiet machine and
           // over 5 s (vitest's default limit) on a busy one: the limit is for hangs, not speed.
