@@ -126,13 +126,14 @@ const MEMBER_SCAN = 500;
  * only that slice: the whole list of a company with 100,000 matches is 80,000 rows to read, join
  * and send (seconds of the request thread); the dashboard wants ten.
  */
-export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }, page?: { limit: number; offset: number }): Promise<MatchDoc[]> {
+export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }, page?: { limit: number; offset: number }, of: { transactionId?: string } = {}): Promise<MatchDoc[]> {
   const c = store.collection<MatchDoc>(MATCHES);
-  // One status is an equality, so a page is read in order from MATCH_LIST_INDEX.
+  // One status is an equality, so a page is read in order from MATCH_LIST_INDEX; one line's
+  // matches are few, read through (companyId, transactionId).
   const one = statuses.length === 1;
-  const filter = { companyId, status: one ? statuses[0]! : { $in: statuses } };
+  const filter = { companyId, status: one ? statuses[0]! : { $in: statuses }, ...(of.transactionId ? { transactionId: of.transactionId } : {}) };
   const sort = { confidence: -1, suggested_at: -1 } as const;
-  const hint = one ? { hint: MATCH_LIST_INDEX } : {};
+  const hint = one && !of.transactionId ? { hint: MATCH_LIST_INDEX } : {};
   const theirs = async (docs: MatchDoc[]) => {
     const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
     const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Pagination } from '../../../components/Pagination';
 import { Spinner } from '../../../components/Spinner';
+import { ReceiptThumbnail } from '../../../components/ReceiptThumbnail';
 import { Tabs } from '../../../components/Tabs';
 import { formatUsd } from '../../../lib/format';
 import { useCanWrite } from '../../../lib/roles';
@@ -70,7 +71,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
               <tbody>
                 {pending.map((m) => (
                   <tr key={m.id} data-testid={`match-${m.original_filename}`}>
-                    <td>{m.original_filename}<div className="muted">{m.extracted_merchant}</div></td>
+                    <td><div className="receipt-cell"><ReceiptThumbnail receiptId={m.receipt_id} name={m.original_filename} /><div>{m.original_filename}<div className="muted">{m.extracted_merchant}</div></div></div></td>
                     <td>{m.description}</td>
                     <td className="nowrap">{m.extracted_date ?? '—'} / {m.transaction_date}</td>
                     <td><AmountComparison m={m} /></td>
@@ -97,7 +98,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
             <tbody>
               {confirmed.map((m) => (
                 <tr key={m.id} data-testid={`match-${m.original_filename}`}>
-                  <td>{m.original_filename}</td>
+                  <td><div className="receipt-cell"><ReceiptThumbnail receiptId={m.receipt_id} name={m.original_filename} /><span>{m.original_filename}</span></div></td>
                   <td>{m.description}</td>
                   <td>{m.transaction_date}</td>
                   <td className="num">{formatUsd(m.transaction_amount)}</td>

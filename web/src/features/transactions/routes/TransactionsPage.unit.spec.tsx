@@ -36,6 +36,9 @@ function answer(list: (params: Record<string, unknown>) => unknown) {
     if (url === '/masterdata/categories') return Promise.resolve({ data: categories });
     if (url === '/masterdata/job_numbers') return Promise.resolve({ data: [{ id: 'j1', name: 'J-1' }, { id: 'j2', name: 'J-2' }] });
     if (url === '/masterdata/cost_codes') return Promise.resolve({ data: costCodes });
+    if (url === '/matches') return Promise.resolve({ data: config?.params?.transactionId === 't2' && config.params.status === 'confirmed' ? [{ receipt_id: 'r9', original_filename: 'r.jpg' }] : [] });
+    const thumb = /^\/receipts\/([^/]+)\/thumbnail$/.exec(url);
+    if (thumb) return Promise.resolve({ data: new Blob([`jpeg of ${thumb[1]}`], { type: 'image/jpeg' }) });
     if (url === '/companies/current/users/filter') return Promise.resolve({ data: { users: [{ id: 'u2', fullName: 'Bo Berg', role: 'user' }] } });
     return Promise.reject(new Error(url));
   }) as never);
@@ -43,7 +46,33 @@ function answer(list: (params: Record<string, unknown>) => unknown) {
 
 const show = () => render(<QueryClientProvider client={createQueryClient()}><TransactionsPage /><ToastContainer /></QueryClientProvider>);
 
+// jsdom has no object URLs: each blob gets one, kept to read back.
+const urls = new Map<string, Blob>();
+URL.createObjectURL = (blob: Blob) => {
+  const url = `blob:thumb-${urls.size}`;
+  urls.set(url, blob);
+  return url;
+};
+URL.revokeObjectURL = (url: string) => void urls.delete(url);
+
 describe('/transactions', () => {
+  it('expands a matched row to the images of its receipts', async () => {
+    as('user');
+    const get = answer(() => ({ transactions: [tx(1), tx(2)], pagination: { pages: 1, total: 2 } }));
+    show();
+    await screen.findByText('Shop 2');
+    expect(within(screen.getByTestId('tx-t1')).queryByRole('button', { name: /receipts of/ })).toBeNull();
+    const toggle = screen.getByRole('button', { name: 'Show the receipts of Shop 2' });
+    fireEvent.click(toggle);
+    const img = await screen.findByRole('img', { name: 'Receipt r.jpg' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(document.getElementById(toggle.getAttribute('aria-controls')!)!.contains(img)).toBe(true);
+    expect(get).toHaveBeenCalledWith('/matches', { params: { transactionId: 't2', status: 'confirmed' } });
+    expect(await urls.get(img.getAttribute('src')!)!.text()).toBe('jpeg of r9');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide the receipts of Shop 2' }));
+    expect(screen.queryByRole('img', { name: 'Receipt r.jpg' })).toBeNull();
+  });
+
   it('shows the columns, derived receipt status, N/A ids and the pagination text', async () => {
     as('admin');
     answer(() => ({ transactions: [tx(1), tx(2)], pagination: { pages: 3, total: 102 } }));
