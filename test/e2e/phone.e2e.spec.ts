@@ -1,0 +1,164 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServerProcess, type ServerProcess } from '../support/process';
+import { registerAccount, type Account, type Api } from '../support/harness';
+import { BANK_CSV, labels, RECEIPTS_DEV } from '../support/labelled-reader';
+import { browserSuite, launch, shot } from '../e2e-support/browser';
+
+const NAME = 'every screen on a phone (390 x 844) and a laptop (1366 x 768): no sideways scroll, the menu folds, every row action in reach, receipt images on /matches';
+const ROUTES = [['/dashboard', /^Dashboard/], ['/transactions', /^Transactions$/], ['/receipts', /^Receipts$/], ['/matches', /^Matches$/], ['/import', /^Import Transactions$/], ['/exports', /^Export Reports$/]] as const;
+
+interface Truth {
+  receipt_to_transaction: Record<string, { date: string; description: string; amount: number } | null>;
+}
+
+browserSuite(NAME, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paperlink-e2e-phone-'));
+  let server: ServerProcess;
+  let browser: Browser;
+  let api: Api;
+  let ada: Account;
+  const truth = JSON.parse(readFileSync(join(BANK_CSV, 'chase.truth.json'), 'utf8')) as Truth;
+  const picked = labels.filter((l) => truth.receipt_to_transaction[l.id]).slice(0, 3);
+
+  beforeAll(async () => {
+    server = await startServerProcess({ DATA_DIR: dir, OCR_WORKERS: '2' });
+    api = { http: request(server.url) } as unknown as Api;
+    ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin', companyName: 'Phone Works' });
+    const imp = await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', readFileSync(join(BANK_CSV, 'chase.csv')), 'chase.csv');
+    expect(imp.status, JSON.stringify(imp.body)).toBe(200);
+    for (const l of picked) expect((await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', join(RECEIPTS_DEV, `${l.id}.jpg`))).status).toBeLessThan(300);
+    // OCR reads the receipts and the auto-match job suggests their card lines.
+    const deadline = Date.now() + 120_000;
+    while (((await api.http.get('/api/matches/pending').set(ada.headers())).body as unknown[]).length < picked.length) {
+      if (Date.now() > deadline) throw new Error('no pending match for every receipt in 120 s');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    browser = await launch();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function signIn(width: number, height: number): Promise<Page> {
+    const phone = width < 500;
+    const context = await browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${server.url}/auth`);
+    await page.getByLabel('Email').fill(ada.email);
+    await page.getByLabel('Password', { exact: true }).fill(ada.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/dashboard');
+    return page;
+  }
+
+  /** How far the page reaches past the window's width (0: no sideways scroll). */
+  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+  /**
+   * Every action button of every table row: shown, enabled, inside the window's width, and the
+   * element under its centre once scrolled to (nothing covers it). In the page, one round trip;
+   * the first and last also go through Playwright's own actionability checks.
+   */
+  async function checkRowActions(page: Page, route: string) {
+    const problems = await page.evaluate(() => {
+      const out: string[] = [];
+      const buttons = [...document.querySelectorAll<HTMLButtonElement>('table tbody td.actions button')];
+      // No table scrolls sideways inside the page either: an action must not hide off to the right.
+      for (const box of document.querySelectorAll('.table-scroll')) {
+        if (box.scrollWidth > box.clientWidth + 1) out.push(`a table is ${box.scrollWidth - box.clientWidth} px wider than its box`);
+      }
+      for (const [i, b] of buttons.entries()) {
+        window.scrollTo(0, window.scrollY + b.getBoundingClientRect().top - window.innerHeight / 2);
+        const r = b.getBoundingClientRect();
+        const name = `${i} ${b.getAttribute('aria-label') ?? b.textContent}`;
+        if (r.width === 0 || r.height === 0 || getComputedStyle(b).visibility === 'hidden') out.push(`${name}: not shown`);
+        else if (b.disabled) out.push(`${name}: disabled`);
+        else if (r.left < 0 || r.right > window.innerWidth + 0.5) out.push(`${name}: outside the window (${Math.round(r.left)}-${Math.round(r.right)} of ${window.innerWidth})`);
+        else {
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          if (!hit || !b.contains(hit)) out.push(`${name}: covered by ${hit?.tagName ?? 'nothing'}.${hit?.className ?? ''}`);
+        }
+      }
+      return { count: buttons.length, out };
+    });
+    expect(problems.out, route).toEqual([]);
+    const buttons = page.locator('table tbody td.actions button');
+    if (problems.count > 0) {
+      await buttons.first().click({ trial: true, timeout: 5_000 });
+      await buttons.last().click({ trial: true, timeout: 5_000 });
+    }
+    return problems.count;
+  }
+
+  for (const [width, height] of [[390, 844], [1366, 768]] as const) {
+    describe(`${NAME} at ${width} x ${height}`, () => {
+      it('no page scrolls sideways; every row action is visible and clickable; a screenshot of each', async () => {
+        const page = await signIn(width, height);
+        const counts: Record<string, number> = {};
+        for (const [route, heading] of ROUTES) {
+          await page.goto(`${server.url}${route}`);
+          await page.getByRole('heading', { level: 1, name: heading }).first().waitFor();
+          await page.waitForLoadState('networkidle');
+          expect(await overflow(page), `${route} at ${width} px`).toBeLessThanOrEqual(0);
+          counts[route] = await checkRowActions(page, route);
+          await shot(page, `phone-${width}x${height}${route.replace('/', '-')}`);
+        }
+        // The lists with rows really had actions to check.
+        expect(counts['/transactions']).toBeGreaterThan(0);
+        expect(counts['/receipts']).toBeGreaterThan(0);
+        expect(counts['/matches']).toBeGreaterThanOrEqual(picked.length * 2);
+        await page.context().close();
+      }, 180_000);
+    });
+  }
+
+  describe(`${NAME}: navigation and images`, () => {
+    it('on a phone the page links fold into a menu that opens, navigates and closes', async () => {
+      const page = await signIn(390, 844);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const menu = page.locator('button[aria-controls="main-nav"]');
+      await menu.waitFor();
+      expect(await menu.textContent()).toBe('Menu');
+      expect(await nav.getByRole('link', { name: 'Matches' }).isVisible()).toBe(false);
+      const headerHeight = await page.locator('header.navbar').evaluate((h) => h.getBoundingClientRect().height);
+      expect(headerHeight).toBeLessThan(80);
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await nav.getByRole('link', { name: 'Matches' }).click();
+      await page.waitForURL('**/matches');
+      await expect.poll(() => nav.getByRole('link', { name: 'Matches' }).isVisible()).toBe(false);
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      await shot(page, 'phone-390x844-matches-menu-closed');
+      await page.context().close();
+    }, 60_000);
+
+    it('the matches screen shows each receipt\'s thumbnail beside its card line', async () => {
+      const page = await signIn(1366, 768);
+      const thumbs: string[] = [];
+      page.on('response', (r) => {
+        const m = /\/api\/receipts\/([^/]+)\/thumbnail$/.exec(r.url());
+        if (m && r.status() === 200 && r.headers()['content-type']?.startsWith('image/jpeg')) thumbs.push(m[1]!);
+      });
+      await page.goto(`${server.url}/matches`);
+      const pending = (await api.http.get('/api/matches/pending').set(ada.headers())).body as Array<{ receipt_id: string; original_filename: string }>;
+      for (const m of pending) {
+        const img = page.getByTestId(`match-${m.original_filename}`).getByRole('img', { name: `Receipt ${m.original_filename}` });
+        await img.waitFor();
+        await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+        expect(await img.getAttribute('data-receipt-id')).toBe(m.receipt_id);
+        expect(await img.getAttribute('src')).toMatch(/^blob:/);
+      }
+      expect(new Set(thumbs)).toEqual(new Set(pending.map((m) => m.receipt_id)));
+      await shot(page, 'matches-thumbnails-1366');
+      await page.context().close();
+    }, 60_000);
+  });
+});
