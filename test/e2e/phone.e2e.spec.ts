@@ -12,6 +12,33 @@ import { browserSuite, launch, shot } from '../e2e-support/browser';
 const NAME = 'every screen on a phone (390 x 844) and a laptop (1366 x 768): no sideways scroll, the menu folds, every row action in reach, receipt images on /matches';
 const ROUTES = [['/dashboard', /^Dashboard/], ['/transactions', /^Transactions$/], ['/receipts', /^Receipts$/], ['/matches', /^Matches$/], ['/import', /^Import Transactions$/], ['/exports', /^Export Reports$/]] as const;
 
+/**
+ * Run in the page: every action button of every table row must be shown, enabled, inside the
+ * window's width and the element under its centre once scrolled to (nothing covers it); no table
+ * box may scroll sideways (an action hidden off to the right). Plain JavaScript: the tests are
+ * compiled without the DOM's types.
+ */
+const ROW_ACTION_CHECK = `(() => {
+  const out = [];
+  for (const box of document.querySelectorAll('.table-scroll')) {
+    if (box.scrollWidth > box.clientWidth + 1) out.push('a table is ' + (box.scrollWidth - box.clientWidth) + ' px wider than its box');
+  }
+  const buttons = [...document.querySelectorAll('table tbody td.actions button')];
+  buttons.forEach((b, i) => {
+    window.scrollTo(0, window.scrollY + b.getBoundingClientRect().top - window.innerHeight / 2);
+    const r = b.getBoundingClientRect();
+    const name = i + ' ' + (b.getAttribute('aria-label') || b.textContent);
+    if (r.width === 0 || r.height === 0 || getComputedStyle(b).visibility === 'hidden') out.push(name + ': not shown');
+    else if (b.disabled) out.push(name + ': disabled');
+    else if (r.left < 0 || r.right > window.innerWidth + 0.5) out.push(name + ': outside the window (' + Math.round(r.left) + '-' + Math.round(r.right) + ' of ' + window.innerWidth + ')');
+    else {
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !b.contains(hit)) out.push(name + ': covered by ' + (hit ? hit.tagName + '.' + hit.className : 'nothing'));
+    }
+  });
+  return { count: buttons.length, out };
+})()`;
+
 interface Truth {
   receipt_to_transaction: Record<string, { date: string; description: string; amount: number } | null>;
 }
@@ -60,7 +87,7 @@ browserSuite(NAME, () => {
   }
 
   /** How far the page reaches past the window's width (0: no sideways scroll). */
-  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
 
   /**
    * Every action button of every table row: shown, enabled, inside the window's width, and the
@@ -68,27 +95,7 @@ browserSuite(NAME, () => {
    * the first and last also go through Playwright's own actionability checks.
    */
   async function checkRowActions(page: Page, route: string) {
-    const problems = await page.evaluate(() => {
-      const out: string[] = [];
-      const buttons = [...document.querySelectorAll<HTMLButtonElement>('table tbody td.actions button')];
-      // No table scrolls sideways inside the page either: an action must not hide off to the right.
-      for (const box of document.querySelectorAll('.table-scroll')) {
-        if (box.scrollWidth > box.clientWidth + 1) out.push(`a table is ${box.scrollWidth - box.clientWidth} px wider than its box`);
-      }
-      for (const [i, b] of buttons.entries()) {
-        window.scrollTo(0, window.scrollY + b.getBoundingClientRect().top - window.innerHeight / 2);
-        const r = b.getBoundingClientRect();
-        const name = `${i} ${b.getAttribute('aria-label') ?? b.textContent}`;
-        if (r.width === 0 || r.height === 0 || getComputedStyle(b).visibility === 'hidden') out.push(`${name}: not shown`);
-        else if (b.disabled) out.push(`${name}: disabled`);
-        else if (r.left < 0 || r.right > window.innerWidth + 0.5) out.push(`${name}: outside the window (${Math.round(r.left)}-${Math.round(r.right)} of ${window.innerWidth})`);
-        else {
-          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-          if (!hit || !b.contains(hit)) out.push(`${name}: covered by ${hit?.tagName ?? 'nothing'}.${hit?.className ?? ''}`);
-        }
-      }
-      return { count: buttons.length, out };
-    });
+    const problems = await page.evaluate<{ count: number; out: string[] }>(ROW_ACTION_CHECK);
     expect(problems.out, route).toEqual([]);
     const buttons = page.locator('table tbody td.actions button');
     if (problems.count > 0) {
@@ -152,7 +159,7 @@ browserSuite(NAME, () => {
       for (const m of pending) {
         const img = page.getByTestId(`match-${m.original_filename}`).getByRole('img', { name: `Receipt ${m.original_filename}` });
         await img.waitFor();
-        await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+        await expect.poll(() => img.evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)).toBe(true);
         expect(await img.getAttribute('data-receipt-id')).toBe(m.receipt_id);
         expect(await img.getAttribute('src')).toMatch(/^blob:/);
       }
