@@ -64,3 +64,59 @@ describe('the receipts of one card line', () => {
     expect(thumb.headers['content-type']).toMatch(/image\/jpeg/);
   });
 });
+
+describe('one search over merchant, description, amount and file name (q), scoped', () => {
+  const descriptions = async (who: Account, q: string) => {
+    const res = await api.http.get('/api/transactions').query({ q }).set(who.headers(ada.companyId));
+    expect(res.status, q).toBe(200);
+    return (res.body.transactions as Array<{ description: string }>).map((t) => t.description).sort();
+  };
+  const receiptNames = async (who: Account, q: string) => {
+    const res = await api.http.get('/api/receipts').query({ q }).set(who.headers(ada.companyId));
+    expect(res.status, q).toBe(200);
+    return (res.body.receipts as Array<{ original_filename: string }>).map((r) => r.original_filename).sort();
+  };
+  const matchReceipts = async (who: Account, q: string) => {
+    const res = await api.http.get('/api/matches').query({ q }).set(who.headers(ada.companyId));
+    expect(res.status, q).toBe(200);
+    return (res.body as Array<{ original_filename: string }>).map((m) => m.original_filename).sort();
+  };
+
+  it('/transactions: a fragment of the merchant in any case, the amount, the statement\'s name; a member finds only their own', async () => {
+    expect(await descriptions(ada, 'heron')).toEqual(['BLUE HERON BAKERY', 'BLUE HERON CAFE 0042']);
+    expect(await descriptions(bo, 'heron')).toEqual(['BLUE HERON BAKERY']);
+    expect(await descriptions(bo, 'cafe 00')).toEqual([]);
+    expect(await descriptions(ada, '7.25')).toEqual(['BLUE HERON BAKERY']);
+    expect(await descriptions(ada, '$7.25')).toEqual(['BLUE HERON BAKERY']);
+    expect(await descriptions(bo, boLabel!.total.toFixed(2))).toEqual(['GREEN LANTERN HARDWARE']);
+    expect((await descriptions(ada, 'feb-statement')).length).toBe(3);
+    // Regular-expression characters are text.
+    expect(await descriptions(ada, '.*')).toEqual([]);
+    const page = await api.http.get('/api/transactions').query({ q: 'heron', limit: 1 }).set(ada.headers());
+    expect(page.body.pagination).toMatchObject({ total: 2, pages: 2 });
+    expect((await api.http.get('/api/transactions').query({ q: 'x'.repeat(101) }).set(ada.headers())).status).toBe(400);
+  });
+
+  it('/receipts: the merchant read, the file name and the total; a member finds only their own', async () => {
+    const adaFile = `ada-${adaLabel!.id}.jpg`;
+    const boFile = `bo-${boLabel!.id}.jpg`;
+    const merchant = adaLabel!.merchant.slice(0, Math.min(6, adaLabel!.merchant.length)).toLowerCase();
+    expect(await receiptNames(ada, merchant)).toContain(adaFile);
+    expect(await receiptNames(bo, merchant)).not.toContain(adaFile);
+    expect(await receiptNames(ada, 'bo-')).toEqual([boFile]);
+    expect(await receiptNames(bo, 'ada-')).toEqual([]);
+    expect(await receiptNames(bo, boLabel!.total.toFixed(2))).toEqual([boFile]);
+  });
+
+  it('/matches: by either side, and a member never through another member\'s records', async () => {
+    expect(await matchReceipts(ada, 'heron cafe')).toEqual([`ada-${adaLabel!.id}.jpg`]);
+    expect(await matchReceipts(ada, 'bo-')).toEqual([`bo-${boLabel!.id}.jpg`]);
+    expect(await matchReceipts(ada, 'green lantern')).toEqual([`bo-${boLabel!.id}.jpg`]);
+    expect(await matchReceipts(bo, 'green lantern')).toEqual([`bo-${boLabel!.id}.jpg`]);
+    expect(await matchReceipts(bo, 'heron cafe')).toEqual([]);
+    expect(await matchReceipts(bo, 'ada-')).toEqual([]);
+    expect(await matchReceipts(ada, 'no such shop')).toEqual([]);
+    expect((await matchReceipts(ada, '')).length).toBe(2);
+  });
+});
+

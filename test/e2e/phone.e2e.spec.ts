@@ -5,11 +5,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../support/process';
-import { registerAccount, type Account, type Api } from '../support/harness';
+import { invite, registerAccount, type Account, type Api } from '../support/harness';
 import { BANK_CSV, labels, RECEIPTS_DEV } from '../support/labelled-reader';
 import { browserSuite, launch, shot } from '../e2e-support/browser';
 
-const NAME = 'every screen on a phone (390 x 844) and a laptop (1366 x 768): no sideways scroll, the menu folds, every row action in reach, receipt images on /matches';
+const NAME = 'every screen on a phone (390 x 844) and a laptop (1366 x 768): no sideways scroll, the menu folds, every row action in reach, receipt images on /matches, a member\'s search';
 const ROUTES = [['/dashboard', /^Dashboard/], ['/transactions', /^Transactions$/], ['/receipts', /^Receipts$/], ['/matches', /^Matches$/], ['/import', /^Import Transactions$/], ['/exports', /^Export Reports$/]] as const;
 
 /**
@@ -49,6 +49,7 @@ browserSuite(NAME, () => {
   let browser: Browser;
   let api: Api;
   let ada: Account;
+  let bo: Account;
   const truth = JSON.parse(readFileSync(join(BANK_CSV, 'chase.truth.json'), 'utf8')) as Truth;
   const picked = labels.filter((l) => truth.receipt_to_transaction[l.id]).slice(0, 3);
 
@@ -58,6 +59,11 @@ browserSuite(NAME, () => {
     ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin', companyName: 'Phone Works' });
     const imp = await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', readFileSync(join(BANK_CSV, 'chase.csv')), 'chase.csv');
     expect(imp.status, JSON.stringify(imp.body)).toBe(200);
+    // Bo, a plain member, holds one line of the company; Ada another with a like name.
+    bo = await registerAccount(api, { firstName: 'Bo', lastName: 'Berg', companyName: 'Bo Co' });
+    await invite(api, ada, bo, 'user');
+    const named = 'Transaction Date,Description,Amount,Category,Job Number,Cost Code,First Name,Last Name\n2024-02-10,GREEN LANTERN HARDWARE,-41.10,,,,Bo,Berg\n2024-02-11,GREEN LANTERN CAFE,-9.80,,,,Ada,Admin\n';
+    expect((await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(named), 'named.csv')).body).toMatchObject({ imported: 2 });
     for (const l of picked) expect((await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', join(RECEIPTS_DEV, `${l.id}.jpg`))).status).toBeLessThan(300);
     // OCR reads the receipts and the auto-match job suggests their card lines.
     const deadline = Date.now() + 120_000;
@@ -73,14 +79,16 @@ browserSuite(NAME, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function signIn(width: number, height: number): Promise<Page> {
+  async function signIn(width: number, height: number, who = ada): Promise<Page> {
     const phone = width < 500;
     const context = await browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: 1 });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
     await page.goto(`${server.url}/auth`);
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Password', { exact: true }).fill(ada.password);
+    // Bo works in Ada's company: his stored choice is it, not his own.
+    await page.evaluate(`localStorage.setItem('currentCompanyId', ${JSON.stringify(ada.companyId)})`);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password', { exact: true }).fill(who.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/dashboard');
     return page;
@@ -145,6 +153,31 @@ browserSuite(NAME, () => {
       expect(await menu.getAttribute('aria-expanded')).toBe('false');
       await shot(page, 'phone-390x844-matches-menu-closed');
       await page.context().close();
+    }, 60_000);
+
+    it('a plain member finds his transaction by a fragment of its merchant, never another member\'s; the search stays in the URL', async () => {
+      const page = await signIn(390, 844, bo);
+      await page.goto(`${server.url}/transactions`);
+      const box = page.getByRole('searchbox', { name: 'Search transactions' });
+      const rows = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr');
+      await box.fill('lantern');
+      await page.waitForURL(/[?&]q=lantern/);
+      await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('GREEN LANTERN HARDWARE')]);
+      await page.reload();
+      expect(await box.inputValue()).toBe('lantern');
+      await expect.poll(() => rows.count()).toBe(1);
+      await shot(page, 'search-member-390');
+      // Ada's line with a like name: the server never shows it to Bo.
+      await box.fill('lantern cafe');
+      await page.waitForURL(/[?&]q=lantern(\+|%20)cafe/);
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'No transactions match "lantern cafe".' }).count()).toBe(1);
+      expect(await rows.count()).toBe(0);
+      // As the admin, the same search finds it.
+      const admin = await signIn(1366, 768);
+      await admin.goto(`${server.url}/transactions?q=lantern%20cafe`);
+      await expect.poll(() => admin.getByRole('table', { name: 'Transactions' }).locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('GREEN LANTERN CAFE')]);
+      await page.context().close();
+      await admin.context().close();
     }, 60_000);
 
     it('the matches screen shows each receipt\'s thumbnail beside its card line', async () => {

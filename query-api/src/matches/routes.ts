@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { MatchStatus, ReadStore, RequestContext } from '@paperlink/domain';
 import { requireCompany } from '@paperlink/domain/http/context';
-import { analyticsMatchStats, toMatchViews, visibleMatches } from '@paperlink/projections';
+import { analyticsMatchStats, SEARCH_MAX, toMatchViews, visibleMatches } from '@paperlink/projections';
 import { readStoreOf } from '../history/as-of';
 
 const ctxOf = (res: { locals: Record<string, unknown> }) => res.locals.ctx as RequestContext;
@@ -19,12 +19,14 @@ export const MatchListQuery = z.object({
   offset: z.coerce.number({ error: OFFSET }).int(OFFSET).min(0, OFFSET).max(1_000_000, OFFSET).optional(),
   /** Only the matches of this card line (the receipts beside it on /transactions). */
   transactionId: z.string().min(1).max(100).optional(),
+  /** One search over both sides: merchant, description, file names and amounts. */
+  q: z.string().max(SEARCH_MAX, `q is at most ${SEARCH_MAX} characters`).optional(),
 });
 /** The statuses asked for (`status`, else `all`) and the slice, if any. */
 const listOf = (query: unknown, all: MatchStatus[]) => {
   const q = MatchListQuery.parse(query);
   const page = q.limit === undefined && q.offset === undefined ? undefined : { limit: q.limit ?? 100, offset: q.offset ?? 0 };
-  return { statuses: q.status ? [q.status] : all, page, of: q.transactionId ? { transactionId: q.transactionId } : {} };
+  return { statuses: q.status ? [q.status] : all, page, of: { ...(q.transactionId ? { transactionId: q.transactionId } : {}), ...(q.q?.trim() ? { q: q.q } : {}) } };
 };
 
 /** Match reads: admins see the company's, others those of their own receipts or transactions. */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, configure } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
+import { MemoryRouter } from 'react-router-dom';
 import { api } from '../../../lib/api-client';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
@@ -23,7 +24,7 @@ URL.revokeObjectURL = (url: string) => void urls.delete(url);
 
 const match = (i: number, confirmed: boolean) => ({ id: `m${i}`, receipt_id: `r${i}`, transaction_id: `t${i}`, original_filename: `r${i}.jpg`, extracted_merchant: 'Shop', extracted_date: '2024-01-01', extracted_amount: 10, description: `SHOP ${i}`, transaction_date: '2024-01-02', transaction_amount: -10, match_confidence: 85, user_confirmed: confirmed, evidence: { amountDiffCents: 0, amountKind: 'exact', daysBetween: 1, merchantSimilarity: 1, uploaderIsCardHolder: true, reasons: ['Same amount'] } });
 
-const show = () => render(<QueryClientProvider client={createQueryClient()}><MatchesPage /><ToastContainer /></QueryClientProvider>);
+const show = (url = '/') => render(<QueryClientProvider client={createQueryClient()}><MemoryRouter initialEntries={[url]}><MatchesPage /><ToastContainer /></MemoryRouter></QueryClientProvider>);
 
 /** A server holding `list`: GET /matches pages by status, limit and offset; /matches/stats counts. */
 function server(list: () => ReturnType<typeof match>[]) {
@@ -39,6 +40,10 @@ function server(list: () => ReturnType<typeof match>[]) {
     return Promise.resolve({ data: rows.slice(p.offset ?? 0, (p.offset ?? 0) + (p.limit ?? rows.length)) });
   }) as never);
 }
+
+// The shared machine runs several suites at once: waits allow for a slow jsdom.
+configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('/matches through TanStack Query', () => {
   it('confirms a pending match, toasts, and loads the lists again', async () => {
@@ -90,7 +95,7 @@ describe('/matches through TanStack Query', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Confirmed (10)' }));
     await screen.findByRole('button', { name: 'Delete match r110.jpg' });
     expect(screen.getByTestId('page-info').textContent).toBe('Page 1 of 1 (10 total)');
-  }, 20_000); // role queries over 50 rows of buttons take seconds in jsdom
+  });
 
   it('says so when the matches cannot be loaded, and shows empty lists', async () => {
     useSession.setState({ user: { id: 'u', email: 'a@x.com', firstName: 'A', lastName: 'B' }, companies: [{ id: 'c', name: 'Acme', role: 'user' }], currentCompanyId: 'c' });

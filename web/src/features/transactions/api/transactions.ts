@@ -31,6 +31,8 @@ export interface TransactionFilters {
   minAmount?: string;
   maxAmount?: string;
   status?: '' | 'matched' | 'unmatched';
+  /** The search box (merchant, description, amount, file name), searched by the server. */
+  q?: string;
   sortBy: string;
   sortOrder: 'asc' | 'desc';
 }

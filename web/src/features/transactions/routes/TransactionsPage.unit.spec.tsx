@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within, configure } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
+import { MemoryRouter } from 'react-router-dom';
 import { api } from '../../../lib/api-client';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
@@ -44,7 +45,7 @@ function answer(list: (params: Record<string, unknown>) => unknown) {
   }) as never);
 }
 
-const show = () => render(<QueryClientProvider client={createQueryClient()}><TransactionsPage /><ToastContainer /></QueryClientProvider>);
+const show = (url = '/') => render(<QueryClientProvider client={createQueryClient()}><MemoryRouter initialEntries={[url]}><TransactionsPage /><ToastContainer /></MemoryRouter></QueryClientProvider>);
 
 // jsdom has no object URLs: each blob gets one, kept to read back.
 const urls = new Map<string, Blob>();
@@ -55,7 +56,28 @@ URL.createObjectURL = (blob: Blob) => {
 };
 URL.revokeObjectURL = (url: string) => void urls.delete(url);
 
+// The shared machine runs several suites at once: waits allow for a slow jsdom.
+configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('/transactions', () => {
+  it('searches on the server from the box, kept in the URL; a new search starts at page 1', async () => {
+    as('user');
+    const get = answer((p) => ({ transactions: p.q === 'heron' ? [tx(7, { description: 'BLUE HERON CAFE' })] : [tx(1), tx(2)], pagination: { pages: p.q ? 1 : 3, total: p.q ? 1 : 102 } }));
+    show('/transactions?q=heron');
+    await screen.findByText('BLUE HERON CAFE');
+    const box = screen.getByRole('searchbox', { name: 'Search transactions' }) as HTMLInputElement;
+    expect(box.value).toBe('heron');
+    expect(get).toHaveBeenCalledWith('/transactions', { params: expect.objectContaining({ q: 'heron', page: 1 }) });
+    fireEvent.change(box, { target: { value: '' } });
+    fireEvent.submit(box.closest('form')!);
+    await screen.findByText('Shop 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(get).toHaveBeenCalledWith('/transactions', { params: expect.objectContaining({ page: 2 }) }));
+    fireEvent.change(box, { target: { value: 'nothing here' } });
+    await waitFor(() => expect(get).toHaveBeenCalledWith('/transactions', { params: expect.objectContaining({ q: 'nothing here', page: 1 }) }));
+  });
+
   it('expands a matched row to the images of its receipts', async () => {
     as('user');
     const get = answer(() => ({ transactions: [tx(1), tx(2)], pagination: { pages: 1, total: 2 } }));
