@@ -40,7 +40,10 @@ export type StatementClaimEvent =
 
 export const STATEMENT_CLAIM_EVENT_TYPES: ReadonlyArray<StatementClaimEvent['type']> = ['StatementFileTaken', 'StatementFileClaimed', 'StatementLedgerIndexed'];
 
-/** The key duplicates are recognised by: same date, description (case and spacing aside) and amount. */
+/**
+ * The key duplicates are recognised by: same date, description (case and spacing aside) and amount,
+ * of the card line as the bank sent it (what people edit later does not change it).
+ */
 export function dedupKeyOf(date: string, description: string, amountCents: number): string {
   return `${date}|${description.trim().replace(/\s+/g, ' ').toUpperCase()}|${amountCents}`;
 }

@@ -1,6 +1,7 @@
-import { fromCents, type Doc, type MatchEvent, type MatchEvidence, type MatchOrigin, type MatchStatus, type ReadStore, type RecordedEvent } from '@paperlink/domain';
+import { fromCents, type Doc, type MatchEvent, type MatchEvidence, type MatchOrigin, type MatchStatus, type ReadStore, type RecordedEvent, type Filter } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 import { RECEIPTS, type ReceiptDoc } from '../receipts/receipts';
+import { RECEIPT_SEARCH_FIELDS, searchClause, TRANSACTION_SEARCH_FIELDS } from '../transactions/search';
 import { TRANSACTIONS, type TransactionDoc } from '../transactions/transactions';
 
 export const MATCHES = 'matches';
@@ -117,6 +118,31 @@ export async function toMatchViews(store: ReadStore, docs: MatchDoc[]): Promise<
   });
 }
 
+/** Which matches of a list: those of one card line, those whose receipt or line a search finds. */
+export interface MatchSelection {
+  transactionId?: string;
+  q?: string;
+}
+
+/** The most receipts and lines a match search gathers on each side (a search that finds more is too broad to review). */
+const SEARCH_SIDE_MAX = 2000;
+
+/**
+ * The receipts and lines in the reader's scope that a search finds (the same fields as their own
+ * lists' searches), or null for no search. A member's search looks only at their own records.
+ */
+async function searchedSides(store: ReadStore, companyId: string, scope: { userId?: string }, q: string | undefined): Promise<{ receipts: string[]; transactions: string[] } | null> {
+  const rc = searchClause(q, RECEIPT_SEARCH_FIELDS, 'absCents');
+  const tc = searchClause(q, TRANSACTION_SEARCH_FIELDS, 'absCents');
+  if (!rc || !tc) return null;
+  const own = scope.userId ? { userId: scope.userId } : {};
+  const [receipts, transactions] = await Promise.all([
+    store.collection<ReceiptDoc>(RECEIPTS).find({ companyId, ...own, ...rc }, { limit: SEARCH_SIDE_MAX }),
+    store.collection<TransactionDoc>(TRANSACTIONS).find({ companyId, ...own, ...tc }, { limit: SEARCH_SIDE_MAX }),
+  ]);
+  return { receipts: receipts.map((r) => r._id), transactions: transactions.map((t) => t._id) };
+}
+
 /** Matches a member may see: all for admins; for others those both sides of which are theirs. */
 /** Matches read per query while a member's page is gathered (their share of a company's matches may be small). */
 const MEMBER_SCAN = 500;
@@ -126,13 +152,16 @@ const MEMBER_SCAN = 500;
  * only that slice: the whole list of a company with 100,000 matches is 80,000 rows to read, join
  * and send (seconds of the request thread); the dashboard wants ten.
  */
-export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }, page?: { limit: number; offset: number }): Promise<MatchDoc[]> {
+export async function visibleMatches(store: ReadStore, companyId: string, statuses: MatchStatus[], scope: { userId?: string }, page?: { limit: number; offset: number }, of: MatchSelection = {}): Promise<MatchDoc[]> {
   const c = store.collection<MatchDoc>(MATCHES);
-  // One status is an equality, so a page is read in order from MATCH_LIST_INDEX.
+  // One status is an equality, so a page is read in order from MATCH_LIST_INDEX; one line's
+  // matches are few, read through (companyId, transactionId).
   const one = statuses.length === 1;
-  const filter = { companyId, status: one ? statuses[0]! : { $in: statuses } };
+  const filter: Filter = { companyId, status: one ? statuses[0]! : { $in: statuses }, ...(of.transactionId ? { transactionId: of.transactionId } : {}) };
+  const found = await searchedSides(store, companyId, scope, of.q);
+  if (found) filter.$or = [{ receiptId: { $in: found.receipts } }, { transactionId: { $in: found.transactions } }];
   const sort = { confidence: -1, suggested_at: -1 } as const;
-  const hint = one ? { hint: MATCH_LIST_INDEX } : {};
+  const hint = one && !of.transactionId && !found ? { hint: MATCH_LIST_INDEX } : {};
   const theirs = async (docs: MatchDoc[]) => {
     const receipts = (await store.getMany(RECEIPTS, [...new Set(docs.map((d) => d.receiptId))])) as Map<string, ReceiptDoc>;
     const txs = (await store.getMany(TRANSACTIONS, [...new Set(docs.map((d) => d.transactionId))])) as Map<string, TransactionDoc>;

@@ -1,6 +1,7 @@
 import { CONFIDENT_AT, fromCents, receiptStream, toCents, type ReceiptInput, type DateOrder, type DateOrderEvidence, type Doc, type Filter, type ReadStore, type MatchEvent, type ReceiptEvent, type RecordedEvent, type SortSpec } from '@paperlink/domain';
 import type { Projection } from '../core/projection';
 import { getUsers } from '../accounts/users';
+import { RECEIPT_SEARCH_FIELDS, searchClause } from '../transactions/search';
 
 export const RECEIPTS = 'receipts';
 
@@ -161,6 +162,8 @@ export interface ReceiptQuery {
   minAmount?: number;
   maxAmount?: number;
   status?: 'matched' | 'unmatched';
+  /** One search over the merchant, description and file name read or given, and the total. */
+  q?: string;
   sortBy: ReceiptSort;
   sortOrder: 'asc' | 'desc';
   page: number;
@@ -181,6 +184,8 @@ export function receiptFilter(q: Omit<ReceiptQuery, 'sortBy' | 'sortOrder' | 'pa
   if (Object.keys(size).length) filter.absCents = size;
   if (q.status === 'matched') filter.match_count = { $gt: 0 };
   if (q.status === 'unmatched') filter.match_count = 0;
+  const search = searchClause(q.q, RECEIPT_SEARCH_FIELDS, 'absCents');
+  if (search) Object.assign(filter, search);
   return filter;
 }
 

@@ -2,6 +2,9 @@ import { fromCents, toCents, type DatePeriod, type Filter, type ReadStore, type 
 import { getUsers } from '../accounts/users';
 import { MATCHES, type MatchDoc } from '../matches/matches';
 import { RECEIPTS, type ReceiptDoc } from '../receipts/receipts';
+import { searchClause, TRANSACTION_SEARCH_FIELDS } from './search';
+
+export { SEARCH_MAX, searchedCents } from './search';
 import { TRANSACTION_SORTS, TRANSACTIONS, type TransactionDoc, type TransactionSort } from './transactions';
 
 
@@ -17,6 +20,8 @@ export interface TransactionQuery {
   minAmount?: number;
   maxAmount?: number;
   status?: 'matched' | 'unmatched';
+  /** One search over the description (the merchant as the bank wrote it), the statement's file name and the amount. */
+  q?: string;
   sortBy: TransactionSort;
   sortOrder: 'asc' | 'desc';
   page: number;
@@ -92,6 +97,8 @@ export function transactionFilter(q: Omit<TransactionQuery, 'sortBy' | 'sortOrde
   if (Object.keys(size).length) filter.absCents = size;
   if (q.status === 'matched') filter.receipt_count = { $gt: 0 };
   if (q.status === 'unmatched') filter.receipt_count = 0;
+  const search = searchClause(q.q, TRANSACTION_SEARCH_FIELDS, 'absCents');
+  if (search) Object.assign(filter, search);
   return filter;
 }
 

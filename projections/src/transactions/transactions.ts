@@ -73,6 +73,7 @@ export interface TransactionDoc extends Doc {
   importedBy: string;
   created_at: string;
   updated_at: string;
+  /** The imported card line's key (date, description and amount as the bank sent them); edits leave it. */
   dedupKey: string;
   /** The split across categories, job numbers and cost codes (ai/splitting), when there is one. */
   split?: TransactionSplitDoc | null;
@@ -116,7 +117,8 @@ export const transactionsProjection: Projection = {
   // 3: transaction_keys count the transactions per key (was: one transaction id per key).
   // 4: splits (TransactionSplitSaved / Removed).
   // 5: revision (the transaction stream's, for ETag / If-Match).
-  version: 5,
+  // 6: the dedup key is the imported line's, edits no longer move it (counts rebuilt on upgrade).
+  version: 6,
   collections: {
     // (companyId, transaction_date): auto-match's candidate block looks lines up by posting day (ADR 0021);
     // with the amount after it, a block's window (days x an amount range) is read from the index
@@ -187,12 +189,8 @@ export const transactionsProjection: Projection = {
           updated_at: at,
           ...(event.streamId === transactionStream(transactionId) ? { revision: event.revision + 1 } : {}),
         };
-        next.dedupKey = dedupKeyOf(next.transaction_date, next.description, next.amountCents);
+        // The dedup key stays the card line as the bank sent it: an edit is not a new purchase.
         await view.update<TransactionDoc>(TRANSACTIONS, transactionId, () => next);
-        if (next.dedupKey !== current.dedupKey) {
-          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, current.dedupKey), countKey(transactionKeyId(current.companyId, current.dedupKey), -1));
-          await view.update<TransactionKeyDoc>(TRANSACTION_KEYS, transactionKeyId(current.companyId, next.dedupKey), countKey(transactionKeyId(current.companyId, next.dedupKey), 1));
-        }
         return;
       }
       case 'MatchConfirmed':

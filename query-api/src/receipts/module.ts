@@ -7,7 +7,7 @@ import { receiptQueryRouter, ReceiptListQuery, type ReceiptQueryDeps } from './r
 export const receiptQueries: QueryModule<ReceiptQueryDeps> = {
   feature: 'receipts',
   operations: [
-    { method: 'get', path: '/receipts', summary: 'Receipts, filtered and paged (a non-admin: their own)', tags: ['receipts'], auth: 'company', query: ReceiptListQuery.extend(AsOfQuery.shape), success: ok('A page of receipts') },
+    { method: 'get', path: '/receipts', summary: 'Receipts, filtered (q: one search over merchant, description, file name and total) and paged (a non-admin: their own)', tags: ['receipts'], auth: 'company', query: ReceiptListQuery.extend(AsOfQuery.shape), success: ok('A page of receipts') },
     { method: 'get', path: '/receipts/:id', summary: 'One receipt', tags: ['receipts'], auth: 'company', params: IdParams, query: AsOfQuery, concurrency: 'etag', success: ok('The receipt') },
     { method: 'get', path: '/receipts/:id/view', summary: "A receipt's file, to show (sandboxed)", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },
     { method: 'get', path: '/receipts/:id/download', summary: "A receipt's file, to save", tags: ['receipts'], auth: 'company', params: IdParams, success: ok('The file', 'file') },

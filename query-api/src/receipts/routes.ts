@@ -4,7 +4,7 @@ import { NotFoundError, type BlobStore, type ReadStore, type RequestContext } fr
 import { requireCompany } from '@paperlink/domain/http/context';
 import { validIdParams } from '@paperlink/domain/http/params';
 import { calendarDate } from '@paperlink/domain/http/schemas';
-import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort } from '@paperlink/projections';
+import { getReceipt, listReceipts, RECEIPT_SORTS, RECEIPTS, toReceiptViews, type ReceiptDoc, type ReceiptSort, SEARCH_MAX } from '@paperlink/projections';
 import { setEtag } from '@paperlink/domain/http/etag';
 import { readStoreOf } from '../history/as-of';
 
@@ -23,6 +23,7 @@ export const ReceiptListQuery = z.object({
   minAmount: amount,
   maxAmount: amount,
   status: z.preprocess(blankToUndefined, z.enum(['matched', 'unmatched'], { error: 'Status is matched or unmatched' }).optional()),
+  q: z.preprocess(blankToUndefined, z.string().max(SEARCH_MAX, `q is at most ${SEARCH_MAX} characters`).optional()),
   sortBy: z.preprocess(blankToUndefined, z.enum(Object.keys(RECEIPT_SORTS) as [ReceiptSort, ...ReceiptSort[]], { error: 'Unknown sort field' }).default('upload_date')),
   sortOrder: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : blankToUndefined(v)), z.enum(['asc', 'desc']).default('desc')),
 });

@@ -4,7 +4,7 @@ import { NotFoundError, type ReadStore, type RequestContext } from '@paperlink/d
 import { requireCompany } from '@paperlink/domain/http/context';
 import { validIdParams } from '@paperlink/domain/http/params';
 import { calendarDate } from '@paperlink/domain/http/schemas';
-import { getTransaction, listMasterItems, listTransactions, toTransactionViews, TRANSACTION_SORTS, type TransactionSort } from '@paperlink/projections';
+import { getTransaction, listMasterItems, listTransactions, toTransactionViews, TRANSACTION_SORTS, type TransactionSort, SEARCH_MAX } from '@paperlink/projections';
 import { setEtag } from '@paperlink/domain/http/etag';
 import { readStoreOf } from '../history/as-of';
 
@@ -24,6 +24,7 @@ export const TransactionListQuery = z.object({
   minAmount: amount,
   maxAmount: amount,
   status: z.preprocess(blankToUndefined, z.enum(['matched', 'unmatched'], { error: 'Status is matched or unmatched' }).optional()),
+  q: z.preprocess(blankToUndefined, z.string().max(SEARCH_MAX, `q is at most ${SEARCH_MAX} characters`).optional()),
   sortBy: z.preprocess(
     (v) => (typeof v === 'string' && Object.hasOwn(SORT_ALIASES, v) ? SORT_ALIASES[v] : blankToUndefined(v)),
     z.enum(Object.keys(TRANSACTION_SORTS) as [TransactionSort, ...TransactionSort[]], { error: 'Unknown sort field' }).default('transaction_date'),

@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router-dom';
-import { Suspense } from 'react';
+import { Suspense, useRef } from 'react';
+import { useStackedTables } from '../components/useStackedTables';
 import { NavBar } from '../components/NavBar';
 import { Spinner } from '../components/Spinner';
 import { useSession } from '../lib/session';
@@ -13,9 +14,12 @@ export function Layout() {
   const companyId = useSession((s) => s.currentCompanyId);
   // Showing the lists as of another moment remounts the page too (the as-of picker).
   const asOf = useAsOf((s) => s.asOf);
+  const main = useRef<HTMLDivElement>(null);
+  useStackedTables(main);
   return (
     <>
       <NavBar />
+      <div ref={main}>
       <main className="content" key={`${companyId ?? 'none'}|${asOf ?? 'now'}`}>
         <ReadOnlyNotice />
         <ReadSideNotice />
@@ -24,6 +28,7 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </main>
+      </div>
     </>
   );
 }

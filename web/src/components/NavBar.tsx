@@ -28,6 +28,8 @@ export function NavBar() {
   const navigate = useNavigate();
   const [userOpen, setUserOpen] = useState(false);
   const [companyOpen, setCompanyOpen] = useState(false);
+  // On a narrow screen the page links fold into a menu button (CSS shows the button under 900 px).
+  const [navOpen, setNavOpen] = useState(false);
   const userRef = useRef<HTMLDivElement>(null);
   const companyRef = useRef<HTMLDivElement>(null);
   useOutsideClose(userRef, userOpen, useCallback(() => setUserOpen(false), []));
@@ -69,9 +71,12 @@ export function NavBar() {
   return (
     <header className="navbar">
       <NavLink to="/dashboard" className="brand">Paperlink</NavLink>
-      <nav aria-label="Main">
+      <button type="button" className="btn nav-toggle" aria-expanded={navOpen} aria-controls="main-nav" onClick={() => setNavOpen((o) => !o)}>
+        {navOpen ? 'Close menu' : 'Menu'}
+      </button>
+      <nav aria-label="Main" id="main-nav" className={navOpen ? 'open' : undefined}>
         {TOP_LINKS.filter(([to]) => canWrite || !WRITE_ONLY_LINKS.has(to)).map(([to, label]) => (
-          <NavLink key={to} to={to} className={linkClass}>{label}</NavLink>
+          <NavLink key={to} to={to} className={linkClass} onClick={() => setNavOpen(false)}>{label}</NavLink>
         ))}
       </nav>
       <div className="nav-right">

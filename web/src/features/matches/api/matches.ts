@@ -39,8 +39,9 @@ export type MatchCounts = z.infer<typeof MatchCountsSchema>;
 
 export const matchesApi = {
   /** One page of one list, best first (a company's matches run to tens of thousands). */
-  async page(status: 'pending' | 'confirmed', page: number, limit = MATCH_PAGE) {
-    return z.array(MatchSchema).parse((await api.get('/matches', { params: { status, limit, offset: (page - 1) * limit } })).data);
+  async page(status: 'pending' | 'confirmed', page: number, limit = MATCH_PAGE, q = '') {
+    const params = { status, limit, offset: (page - 1) * limit, ...(q.trim() ? { q } : {}) };
+    return z.array(MatchSchema).parse((await api.get('/matches', { params })).data);
   },
   /** How many matches each list holds (GET /matches/stats). */
   async counts() {

@@ -13,9 +13,9 @@ const useKey = () => matchKeys.all(useSession((s) => s.currentCompanyId), useSes
  * One page of one list (GET /matches?status&limit&offset) and both lists' counts (GET
  * /matches/stats); a failure toasts 'Error loading matches' and shows an empty list.
  */
-export function useMatchPage(status: 'pending' | 'confirmed', page: number) {
+export function useMatchPage(status: 'pending' | 'confirmed', page: number, search = '') {
   const key = useKey();
-  const q = useQuery({ queryKey: [...key, 'page', status, page], queryFn: () => matchesApi.page(status, page), staleTime: 0, placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: [...key, 'page', status, page, search], queryFn: () => matchesApi.page(status, page, undefined, search), staleTime: 0, placeholderData: keepPreviousData });
   const counts = useQuery({ queryKey: [...key, 'counts'], queryFn: matchesApi.counts, staleTime: 0 });
   const failed = q.isError || counts.isError;
   const failedAt = Math.max(q.errorUpdatedAt, counts.errorUpdatedAt);

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Pagination } from '../../../components/Pagination';
+import { SearchBox, useUrlSearch } from '../../../components/SearchBox';
 import { Spinner } from '../../../components/Spinner';
+import { ReceiptThumbnail } from '../../../components/ReceiptThumbnail';
 import { Tabs } from '../../../components/Tabs';
 import { formatUsd } from '../../../lib/format';
 import { useCanWrite } from '../../../lib/roles';
@@ -33,10 +35,14 @@ function AmountComparison({ m }: { m: Match }) {
 /** Spec section 2, /matches: Pending and Confirmed tabs with counts. `rowActions` adds what other features offer on a match (the app passes History). */
 export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNode } = {}) {
   const [tab, setTab] = useState<Tab>('pending');
-  // A page per list, kept while the other tab is shown.
-  const [pages, setPages] = useState<Record<Tab, number>>({ pending: 1, confirmed: 1 });
+  const [q] = useUrlSearch();
+  const searching = q.trim() !== '';
+  // A page per list, kept while the other tab is shown; a new search starts both at page 1.
+  const [paging, setPaging] = useState<{ q: string; pages: Record<Tab, number> }>({ q, pages: { pending: 1, confirmed: 1 } });
+  const pages = paging.q === q ? paging.pages : { pending: 1, confirmed: 1 };
+  const setPages = (f: (p: Record<Tab, number>) => Record<Tab, number>) => setPaging({ q, pages: f(pages) });
   const page = pages[tab];
-  const { matches, counts } = useMatchPage(tab, page);
+  const { matches, counts } = useMatchPage(tab, page, q);
   const action = useMatchAction();
   const autoMatch = useAutoMatchAll();
   // An auditor reviews the matches and their evidence; confirming, rejecting and deleting are writes.
@@ -50,10 +56,11 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
 
   const pending = tab === 'pending' ? matches ?? [] : [];
   const confirmed = tab === 'confirmed' ? matches ?? [] : [];
-  const total = (tab === 'pending' ? counts?.pending_matches : counts?.confirmed_matches) ?? 0;
-  const lastPage = Math.max(1, Math.ceil(total / MATCH_PAGE));
+  // The counts are of the whole lists; a search pages by what it found (a full page: there may be more).
+  const total = searching ? (page - 1) * MATCH_PAGE + (matches?.length ?? 0) : (tab === 'pending' ? counts?.pending_matches : counts?.confirmed_matches) ?? 0;
+  const lastPage = searching ? page + ((matches?.length ?? 0) === MATCH_PAGE ? 1 : 0) : Math.max(1, Math.ceil(total / MATCH_PAGE));
   // A decision that empties the last page (or counts that shrank) shows the page before it.
-  if (page > lastPage && counts) setPages((p) => ({ ...p, [tab]: lastPage }));
+  if (!searching && page > lastPage && counts) setPages((p) => ({ ...p, [tab]: lastPage }));
 
   return (
     <section className="page">
@@ -61,16 +68,17 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
         <h1>Matches</h1>
         {canWrite && <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>Auto-Match Receipts</button>}
       </div>
+      <SearchBox label="Search matches" />
       <Tabs<Tab> label="Match lists" active={tab} onChange={setTab} tabs={[['pending', `Pending (${counts?.pending_matches ?? 0})`], ['confirmed', `Confirmed (${counts?.confirmed_matches ?? 0})`]]} />
       {!matches ? <Spinner label="Loading matches..." /> : tab === 'pending' ? (
-        pending.length === 0 ? <div className="card empty" role="status"><p>No matches waiting for review.</p></div> : (
+        pending.length === 0 ? <div className="card empty" role="status"><p>{searching ? `No pending match has "${q.trim()}".` : 'No matches waiting for review.'}</p></div> : (
           <div className="table-scroll">
             <table className="table dense" aria-label="Pending matches">
               <thead><tr><th>Receipt</th><th>Transaction</th><th>Dates</th><th>Amounts</th><th>Confidence</th><th>Actions</th></tr></thead>
               <tbody>
                 {pending.map((m) => (
                   <tr key={m.id} data-testid={`match-${m.original_filename}`}>
-                    <td>{m.original_filename}<div className="muted">{m.extracted_merchant}</div></td>
+                    <td><div className="receipt-cell"><ReceiptThumbnail receiptId={m.receipt_id} name={m.original_filename} /><div>{m.original_filename}<div className="muted">{m.extracted_merchant}</div></div></div></td>
                     <td>{m.description}</td>
                     <td className="nowrap">{m.extracted_date ?? '—'} / {m.transaction_date}</td>
                     <td><AmountComparison m={m} /></td>
@@ -90,14 +98,14 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
             </table>
           </div>
         )
-      ) : confirmed.length === 0 ? <div className="card empty" role="status"><p>No confirmed matches yet.</p></div> : (
+      ) : confirmed.length === 0 ? <div className="card empty" role="status"><p>{searching ? `No confirmed match has "${q.trim()}".` : 'No confirmed matches yet.'}</p></div> : (
         <div className="table-scroll">
           <table className="table dense" aria-label="Confirmed matches">
             <thead><tr><th>Receipt</th><th>Transaction</th><th>Date</th><th>Amount</th><th>Confidence</th><th>Actions</th></tr></thead>
             <tbody>
               {confirmed.map((m) => (
                 <tr key={m.id} data-testid={`match-${m.original_filename}`}>
-                  <td>{m.original_filename}</td>
+                  <td><div className="receipt-cell"><ReceiptThumbnail receiptId={m.receipt_id} name={m.original_filename} /><span>{m.original_filename}</span></div></td>
                   <td>{m.description}</td>
                   <td>{m.transaction_date}</td>
                   <td className="num">{formatUsd(m.transaction_amount)}</td>

@@ -38,6 +38,8 @@ export interface ReceiptFilters {
   minAmount: string;
   maxAmount: string;
   status: string;
+  /** The search box (merchant, description, amount, file name), searched by the server. */
+  q?: string;
   sortBy: string;
   sortOrder: 'asc' | 'desc';
 }
@@ -63,7 +65,7 @@ export const typeOf = (f: File) => f.type || 'application/octet-stream';
 export const receiptsApi = {
   async list(page: number, filters: ReceiptFilters, limit = RECEIPTS_PAGE_SIZE) {
     const params: Record<string, string | number> = { page, limit };
-    for (const [k, v] of Object.entries(filters)) if (v !== '') params[k] = v;
+    for (const [k, v] of Object.entries(filters)) if (v !== '' && v !== undefined) params[k] = v;
     return ListSchema.parse((await api.get('/receipts', { params })).data);
   },
   async get(id: string) {

@@ -3,6 +3,7 @@ import { useDropzone, type FileRejection } from 'react-dropzone';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { Pagination } from '../../../components/Pagination';
+import { SearchBox, useUrlSearch } from '../../../components/SearchBox';
 import { Spinner } from '../../../components/Spinner';
 import { useCanWrite, useSeesWholeCompany } from '../../../lib/roles';
 import { useCompanyUsersForFilter } from '../../../lib/company-users';
@@ -43,12 +44,16 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
   const canWrite = useCanWrite();
   const [draft, setDraft] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
   const [filters, setFilters] = useState<ReceiptFilters>(DEFAULT_RECEIPT_FILTERS);
-  const [page, setPage] = useState(1);
+  const [q] = useUrlSearch();
+  // The page belongs to one search: a new search starts at page 1.
+  const [paging, setPaging] = useState({ q, page: 1 });
+  const page = paging.q === q ? paging.page : 1;
+  const setPage = (n: number) => setPaging({ q, page: n });
   const [showFilters, setShowFilters] = useState(false);
   const [uploads, setUploads] = useState<UploadRow[]>([]);
   const [uploading, setUploading] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
-  const { data } = useReceiptList(page, filters);
+  const { data } = useReceiptList(page, { ...filters, q });
   const users = useCompanyUsersForFilter(isAdmin);
   const writes = useReceiptWrites();
 
@@ -148,6 +153,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
         </ul>
       )}
 
+      <SearchBox label="Search receipts" />
       {isAdmin && showFilters && (
         <form id="receipt-filters" className="card filters" aria-label="Receipt filters" onSubmit={(e) => { e.preventDefault(); setFilters(draft); setPage(1); }}>
           <label className="field"><span className="label">User</span>
@@ -184,7 +190,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
       )}
 
       {!data ? <Spinner label="Loading receipts..." /> : data.rows.length === 0 ? (
-        <div className="card empty" role="status"><p>No receipts found.</p></div>
+        <div className="card empty" role="status"><p>{q.trim() ? `No receipts match "${q.trim()}".` : 'No receipts found.'}</p></div>
       ) : (
         <div className="table-scroll">
           <table className="table dense" aria-label="Receipts">

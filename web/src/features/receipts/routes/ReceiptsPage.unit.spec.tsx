@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, configure } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
@@ -16,6 +16,10 @@ afterEach(() => {
 const receipt = (status: string) => ({ id: 'r1', original_filename: 'a.jpg', upload_date: '2026-11-23T10:00:00Z', extracted_date: null, extracted_amount: status === 'completed' ? 12.5 : null, extracted_merchant: null, extracted_description: null, file_size: 1000, processing_status: status, match_count: 0, created_by_first_name: 'U', created_by_last_name: 'V' });
 const show = () => render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><ReceiptsPage /><ToastContainer /></MemoryRouter></QueryClientProvider>);
 const asUser = () => useSession.setState({ user: { id: 'u', email: 'a@x.com', firstName: 'A', lastName: 'B' }, companies: [{ id: 'c', name: 'Acme', role: 'user' }], currentCompanyId: 'c' });
+
+// The shared machine runs several suites at once: waits allow for a slow jsdom.
+configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('/receipts list through TanStack Query', () => {
   it('polls while OCR runs and stops once every receipt has settled', async () => {

@@ -58,3 +58,11 @@ export function useTransactionWrites() {
   };
   return { update, remove, reread };
 }
+
+/** The receipts confirmed on one line, read when its row is expanded. */
+export function useTransactionReceipts(id: string) {
+  const { companyId, userId } = useQueryScope();
+  const q = useQuery({ queryKey: [...transactionKeys.one(companyId, userId, id), 'receipts'], queryFn: () => transactionsApi.receipts(id) });
+  useErrorToast(q, 'Error loading the receipts of this transaction');
+  return q;
+}

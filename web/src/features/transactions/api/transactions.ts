@@ -31,6 +31,8 @@ export interface TransactionFilters {
   minAmount?: string;
   maxAmount?: string;
   status?: '' | 'matched' | 'unmatched';
+  /** The search box (merchant, description, amount, file name), searched by the server. */
+  q?: string;
   sortBy: string;
   sortOrder: 'asc' | 'desc';
 }
@@ -64,5 +66,10 @@ export const transactionsApi = {
   },
   async remove(id: string) {
     await api.delete(`/transactions/${encodeURIComponent(id)}`);
+  },
+  /** The receipts confirmed on a line (GET /matches?transactionId&status=confirmed), for the row's images. */
+  async receipts(id: string) {
+    const rows = z.array(z.object({ receipt_id: z.string(), original_filename: z.string().nullable() }).passthrough()).parse((await api.get('/matches', { params: { transactionId: id, status: 'confirmed' } })).data);
+    return rows.map((r) => ({ id: r.receipt_id, name: r.original_filename }));
   },
 };

@@ -1,4 +1,7 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { ReceiptThumbnail } from '../../../components/ReceiptThumbnail';
+import { Spinner } from '../../../components/Spinner';
+import { useTransactionReceipts } from '../api/queries';
 import { formatUsd } from '../../../lib/format';
 import type { MasterLists } from '../../../lib/masterdata-queries';
 import type { Transaction } from '../api/transactions';
@@ -33,7 +36,9 @@ export function TransactionRow({ t, edit, lists, codes, isAdmin, canWrite, onSta
 }) {
   const e = edit?.form ?? null;
   const matched = t.receipt_count > 0;
+  const [open, setOpen] = useState(false);
   return (
+    <>
     <tr data-testid={`tx-${t.id}`} className={e ? 'editing' : undefined}>
       <td>{t.transaction_date}</td>
       <td>{t.external_transaction_id || 'N/A'}</td>
@@ -59,7 +64,11 @@ export function TransactionRow({ t, edit, lists, codes, isAdmin, canWrite, onSta
       ) : t.category_name ?? ''}</td>
       <td>{e ? <input aria-label="Description" value={e.description} onChange={(v) => edit!.onEdit({ description: v.target.value })} /> : t.description}</td>
       <td><span className={`badge ${matched ? 'success' : 'warning'}`}>{matched ? 'Matched' : 'Unmatched'}</span></td>
-      <td>{t.receipt_count > 0 ? <span title={t.receipts}>{t.receipt_count}</span> : 0}</td>
+      <td>{matched ? (
+        <button type="button" className="btn small" aria-expanded={open} aria-controls={`tx-receipts-${t.id}`} aria-label={`${open ? 'Hide' : 'Show'} the receipts of ${t.description}`} title={t.receipts} onClick={() => setOpen((o) => !o)}>
+          {t.receipt_count} {open ? '▴' : '▾'}
+        </button>
+      ) : 0}</td>
       {isAdmin && <td>{[t.created_by_first_name, t.created_by_last_name].filter(Boolean).join(' ')}</td>}
       <td className="actions">
         {edit ? (
@@ -76,5 +85,23 @@ export function TransactionRow({ t, edit, lists, codes, isAdmin, canWrite, onSta
         )}
       </td>
     </tr>
+    {matched && open && (
+      <tr className="row-detail" id={`tx-receipts-${t.id}`}>
+        <td colSpan={isAdmin ? 12 : 11}><LineReceipts id={t.id} /></td>
+      </tr>
+    )}
+    </>
+  );
+}
+
+/** The images of the receipts confirmed on a line, shown when its row is expanded. */
+function LineReceipts({ id }: { id: string }) {
+  const q = useTransactionReceipts(id);
+  if (!q.data) return q.isError ? <p className="muted">The receipts could not be loaded.</p> : <Spinner label="Loading receipts..." />;
+  if (q.data.length === 0) return <p className="muted">No receipt of yours is on this line.</p>;
+  return (
+    <ul className="line-receipts" aria-label="Receipts on this line">
+      {q.data.map((r) => <li key={r.id} className="receipt-cell"><ReceiptThumbnail receiptId={r.id} name={r.name} /><span>{r.name}</span></li>)}
+    </ul>
   );
 }

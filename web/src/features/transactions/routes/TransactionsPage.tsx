@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Pagination } from '../../../components/Pagination';
+import { SearchBox, useUrlSearch } from '../../../components/SearchBox';
 import { Spinner } from '../../../components/Spinner';
 import { StaleNotice } from '../../../components/StaleNotice';
 import { useCanWrite, useSeesWholeCompany } from '../../../lib/roles';
@@ -22,9 +23,13 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
   const isAdmin = useSeesWholeCompany();
   const canWrite = useCanWrite();
   const [filters, setFilters] = useState<TransactionFilters>(DEFAULT_FILTERS);
-  const [page, setPage] = useState(1);
+  const [q] = useUrlSearch();
+  // The page belongs to one search: a new search starts at page 1.
+  const [paging, setPaging] = useState({ q, page: 1 });
+  const page = paging.q === q ? paging.page : 1;
+  const setPage = (n: number) => setPaging({ q, page: n });
   const [showFilters, setShowFilters] = useState(false);
-  const { data, failed } = useTransactionPage(page, filters);
+  const { data, failed } = useTransactionPage(page, { ...filters, q });
   const users = useCompanyUsersForFilter(isAdmin);
   const lists = useMasterLists();
   useErrorToast(lists, 'Failed to load master data for dropdowns.');
@@ -48,13 +53,14 @@ export function TransactionsPage({ rowActions }: { rowActions?: (t: Transaction)
         )}
       </div>
 
+      <SearchBox label="Search transactions" />
       {isAdmin && showFilters && <TransactionFilterForm filters={filters} users={users} categories={lists.categories} onChange={filter} />}
 
       {editor.error && <div className="form-error" role="alert">{editor.error}</div>}
       {editor.stale && editor.editing && <StaleNotice message={editor.stale} onReload={editor.reload} />}
       {!data ? <Spinner label="Loading transactions..." /> : data.rows.length === 0 ? (
         <div className="card empty" role="status">
-          <p>{failed ? 'Error loading transactions' : 'No transactions found.'}</p>
+          <p>{failed ? 'Error loading transactions' : q.trim() ? `No transactions match "${q.trim()}".` : 'No transactions found.'}</p>
           {isAdmin && filters.userId && <p className="muted">Try adjusting your filters or selecting a different user.</p>}
         </div>
       ) : (

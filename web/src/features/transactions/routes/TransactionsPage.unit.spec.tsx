@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within, configure } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
+import { MemoryRouter } from 'react-router-dom';
 import { api } from '../../../lib/api-client';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
@@ -36,14 +37,64 @@ function answer(list: (params: Record<string, unknown>) => unknown) {
     if (url === '/masterdata/categories') return Promise.resolve({ data: categories });
     if (url === '/masterdata/job_numbers') return Promise.resolve({ data: [{ id: 'j1', name: 'J-1' }, { id: 'j2', name: 'J-2' }] });
     if (url === '/masterdata/cost_codes') return Promise.resolve({ data: costCodes });
+    if (url === '/matches') return Promise.resolve({ data: config?.params?.transactionId === 't2' && config.params.status === 'confirmed' ? [{ receipt_id: 'r9', original_filename: 'r.jpg' }] : [] });
+    const thumb = /^\/receipts\/([^/]+)\/thumbnail$/.exec(url);
+    if (thumb) return Promise.resolve({ data: new Blob([`jpeg of ${thumb[1]}`], { type: 'image/jpeg' }) });
     if (url === '/companies/current/users/filter') return Promise.resolve({ data: { users: [{ id: 'u2', fullName: 'Bo Berg', role: 'user' }] } });
     return Promise.reject(new Error(url));
   }) as never);
 }
 
-const show = () => render(<QueryClientProvider client={createQueryClient()}><TransactionsPage /><ToastContainer /></QueryClientProvider>);
+const show = (url = '/') => render(<QueryClientProvider client={createQueryClient()}><MemoryRouter initialEntries={[url]}><TransactionsPage /><ToastContainer /></MemoryRouter></QueryClientProvider>);
+
+// jsdom has no object URLs: each blob gets one, kept to read back.
+const urls = new Map<string, Blob>();
+URL.createObjectURL = (blob: Blob) => {
+  const url = `blob:thumb-${urls.size}`;
+  urls.set(url, blob);
+  return url;
+};
+URL.revokeObjectURL = (url: string) => void urls.delete(url);
+
+// The shared machine runs several suites at once: waits allow for a slow jsdom.
+configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('/transactions', () => {
+  it('searches on the server from the box, kept in the URL; a new search starts at page 1', async () => {
+    as('user');
+    const get = answer((p) => ({ transactions: p.q === 'heron' ? [tx(7, { description: 'BLUE HERON CAFE' })] : [tx(1), tx(2)], pagination: { pages: p.q ? 1 : 3, total: p.q ? 1 : 102 } }));
+    show('/transactions?q=heron');
+    await screen.findByText('BLUE HERON CAFE');
+    const box = screen.getByRole('searchbox', { name: 'Search transactions' }) as HTMLInputElement;
+    expect(box.value).toBe('heron');
+    expect(get).toHaveBeenCalledWith('/transactions', { params: expect.objectContaining({ q: 'heron', page: 1 }) });
+    fireEvent.change(box, { target: { value: '' } });
+    fireEvent.submit(box.closest('form')!);
+    await screen.findByText('Shop 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(get).toHaveBeenCalledWith('/transactions', { params: expect.objectContaining({ page: 2 }) }));
+    fireEvent.change(box, { target: { value: 'nothing here' } });
+    await waitFor(() => expect(get).toHaveBeenCalledWith('/transactions', { params: expect.objectContaining({ q: 'nothing here', page: 1 }) }));
+  });
+
+  it('expands a matched row to the images of its receipts', async () => {
+    as('user');
+    const get = answer(() => ({ transactions: [tx(1), tx(2)], pagination: { pages: 1, total: 2 } }));
+    show();
+    await screen.findByText('Shop 2');
+    expect(within(screen.getByTestId('tx-t1')).queryByRole('button', { name: /receipts of/ })).toBeNull();
+    const toggle = screen.getByRole('button', { name: 'Show the receipts of Shop 2' });
+    fireEvent.click(toggle);
+    const img = await screen.findByRole('img', { name: 'Receipt r.jpg' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(document.getElementById(toggle.getAttribute('aria-controls')!)!.contains(img)).toBe(true);
+    expect(get).toHaveBeenCalledWith('/matches', { params: { transactionId: 't2', status: 'confirmed' } });
+    expect(await urls.get(img.getAttribute('src')!)!.text()).toBe('jpeg of r9');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide the receipts of Shop 2' }));
+    expect(screen.queryByRole('img', { name: 'Receipt r.jpg' })).toBeNull();
+  });
+
   it('shows the columns, derived receipt status, N/A ids and the pagination text', async () => {
     as('admin');
     answer(() => ({ transactions: [tx(1), tx(2)], pagination: { pages: 3, total: 102 } }));
