@@ -11,7 +11,7 @@ const companyOps = (prefix: '/companies/current' | '/companies/:id'): Operation[
   const of = prefix === '/companies/current' ? 'the current company' : 'the company in the path';
   return [
     { method: 'put', path: prefix, summary: `Rename ${of} or set its domain`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: CompanyUpdateBody }, concurrency: 'if-match', success: ok('The company after the change') },
-    { method: 'post', path: `${prefix}/invite`, summary: `Add a registered user to ${of}`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: InviteBody }, success: created('The member added') },
+    { method: 'post', path: `${prefix}/invite`, summary: `Add the account of an e-mail to ${of}, if there is one (the answer is the same either way)`, tags: ['companies'], auth, roles: ['admin'], ...where, body: { json: InviteBody }, success: created('{invited: {email, role}, message}, naming no one') },
     { method: 'put', path: `${prefix}/users/:userId/role`, summary: `Change a member's role in ${of}`, tags: ['companies'], auth, roles: ['admin'], params: member, body: { json: RoleBody }, success: ok('The member after the change') },
     { method: 'delete', path: `${prefix}/users/:userId`, summary: `Remove a member from ${of} (their access ends at once)`, tags: ['companies'], auth, roles: ['admin'], params: member, success: ok('Removed') },
   ];

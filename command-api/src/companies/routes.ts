@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { companyDecider, hasUnsafeCharacters, NotFoundError, normaliseEmail, unsafeTextMessage, ValidationError, type CompanyCommand, type EventStore, type RequestContext, type Role } from '@paperlink/domain';
+import { companyDecider, hasUnsafeCharacters, normaliseEmail, unsafeTextMessage, ValidationError, type CompanyCommand, type EventStore, type RequestContext, type Role } from '@paperlink/domain';
 import { revisionOfIfMatch } from '@paperlink/domain/http/etag';
 import type { CommandBus, HandleOptions, Plan } from '../core/bus';
 import { send } from '../core/http';
@@ -55,20 +55,15 @@ export function companyRouter(deps: CompanyDeps): Router {
     if (!SIMPLE_EMAIL.test(email)) throw new ValidationError('Please enter a valid email address', [{ field: 'email', message: 'Please enter a valid email address' }]);
     const role: Role = body.role ?? 'user';
     await send(req, res, bus, async (ctx): Promise<Plan> => {
-      // The role check comes first, so that only admins learn whether an address has an account.
       await handle(ctx, { type: 'InviteMember', actorId: ctx.userId!, userId: '\u0000probe', role, now: ctx.now.toISOString() });
+      // The answer is the same whether the address has an account or not, and names no one: an
+      // invitation was a look-up of any e-mail (the person's id and full name, or 404) for any
+      // account, since every account administers the company it registered.
+      const answer = { status: 201, body: { invited: { email, role }, message: `If ${email} has a Paperlink account, it is now a member of the company as ${role}.` } };
       const userId = await userIdByEmail(events, email);
-      if (!userId) throw new NotFoundError('No account exists with this email address. Ask them to register first, then invite them.', 'user_not_found');
+      if (!userId) return { ...answer, appends: [] };
       const h = await handle(ctx, { type: 'InviteMember', actorId: ctx.userId!, userId, role, now: ctx.now.toISOString() });
-      const invited = await views.user(userId);
-      return {
-        status: 201,
-        appends: [h.append],
-        body: {
-          user: { id: userId, firstName: invited?.firstName ?? '', lastName: invited?.lastName ?? '', email, role },
-          message: `${email} was added to the company as ${role}`,
-        },
-      };
+      return { ...answer, appends: [h.append] };
     });
   };
 

@@ -1,5 +1,5 @@
 /**
- * Registration was a password oracle outside the sign-in throttle: for an account that belongs to
+ * Answers that told an attacker about accounts. Registration was a password oracle outside the sign-in throttle: for an account that belongs to
  * no company (its last company removed it), POST /auth/register with its e-mail answered 409 for a
  * wrong password and 201 with tokens for the right one (120 guesses in 6 s, none counted). Now a
  * taken e-mail is 409 whatever the password, never tokens, and each 409 spends the address's
@@ -50,5 +50,29 @@ describe('registration never signs in to an existing account', () => {
     expect(next.body.code).toBe('register_rate_limited');
     expect(Number(next.headers['retry-after'])).toBeGreaterThan(0);
     expect((await api.http.post('/api/auth/login').send({ email: taken[2]!.email, password: 'Wrong-guess-3' })).status).toBe(429);
+  });
+});
+
+describe('an invitation tells no one whether an e-mail has an account', () => {
+  let api: Api;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('a registered and an unregistered address get the same answer, naming no one (it was their id and full name, or 404)', async () => {
+    const prober = await registerAccount(api);
+    const target = await registerAccount(api, { firstName: 'Secret', lastName: 'Person' });
+    const answer = async (email: string) => {
+      const res = await api.http.post('/api/companies/current/invite').set(prober.headers()).send({ email, role: 'user' });
+      return { status: res.status, body: JSON.stringify(res.body).replaceAll(email, '<email>') };
+    };
+    const known = await answer(target.email);
+    const unknown = await answer(`nobody-${Date.now()}@example.com`);
+    expect(known).toEqual(unknown);
+    expect(known.status).toBe(201);
+    expect(known.body).not.toMatch(/Secret|Person|[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 });
