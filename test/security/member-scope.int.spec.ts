@@ -253,3 +253,32 @@ describe('CSV import by a plain user (item 11)', () => {
     expect((await transactions(cy)).some((t) => t.description === 'ADMIN FOR CY')).toBe(true);
   });
 });
+
+describe('de-duplication of a plain member’s import is scoped to her own rows', () => {
+  const secret = (tag: string) => Buffer.from(`Date,Description,Amount\n2024-04-01,U2 SECRET LUNCH ${tag},-55.00\n2024-04-02,TAXI ${tag},-23.40\n`);
+  const importAs = async (who: Account, bytes: Buffer, name: string) => {
+    const res = await api.http.post('/api/transactions/import').set(inCompany(who)).attach('csvFile', bytes, name);
+    expect(res.status).toBe(200);
+    return res.body as { imported: number; skipped: number; alreadyImported: boolean; duplicates: unknown[] };
+  };
+
+  it('a row only a colleague holds answers as a new row (it was "skipped: same date, description and amount")', async () => {
+    expect(await importAs(cy, secret('A'), 'cy.csv')).toMatchObject({ imported: 2, skipped: 0 });
+    const lone = await importAs(bo, Buffer.from('Date,Description,Amount\n2024-04-01,U2 SECRET LUNCH A,-55.00\n'), 'probe.csv');
+    expect(lone).toMatchObject({ imported: 1, skipped: 0, alreadyImported: false });
+    expect(lone.duplicates).toEqual([]);
+    // Her own rows are still de-duplicated: the same line again is skipped.
+    expect(await importAs(bo, Buffer.from('Date,Description,Amount\n2024-04-01,u2  secret lunch a,-55.00\n'), 'again.csv')).toMatchObject({ imported: 0, skipped: 1 });
+  });
+
+  it('a colleague’s exact file is not "already imported" for her; her own is', async () => {
+    expect(await importAs(cy, secret('B'), 'cy-b.csv')).toMatchObject({ imported: 2 });
+    expect(await importAs(bo, secret('B'), 'copy.csv')).toMatchObject({ imported: 2, skipped: 0, alreadyImported: false });
+    expect(await importAs(bo, secret('B'), 'copy-again.csv')).toMatchObject({ imported: 0, alreadyImported: true });
+  });
+
+  it('an admin’s import still de-duplicates against the whole company', async () => {
+    expect(await importAs(cy, secret('C'), 'cy-c.csv')).toMatchObject({ imported: 2 });
+    expect(await importAs(ada, Buffer.from(`${secret('C').toString()}2024-04-03,NEW FOR ADMIN C,-1.00\n`), 'admin-c.csv')).toMatchObject({ imported: 1, skipped: 2 });
+  });
+});
