@@ -12,8 +12,8 @@ export const DEFAULT_MAX_IMPORT_ROWS = 200_000;
 
 export interface ImportDeps {
   bus: CommandBus;
-  /** Members of a company, for assigning rows by name. */
-  members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role }>>;
+  /** Members of a company, for assigning rows by the statement names an admin set for them. */
+  members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role; statementNames?: string[] }>>;
   /**
    * How many transactions the company already holds with each of these dedup keys (absent =
    * none); with `ownerId`, only that member's (a non-admin's import, scope.ts).

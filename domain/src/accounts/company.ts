@@ -26,18 +26,45 @@ export type CompanyEvent =
   | { type: 'CompanyUpdated'; data: { companyId: string; name: string; domain: string | null; updatedAt: string } }
   | { type: 'MemberJoined'; data: { companyId: string; userId: string; role: Role; invitedBy?: string; joinedAt: string } }
   | { type: 'MemberRoleChanged'; data: { companyId: string; userId: string; role: Role; previousRole: Role; changedBy: string } }
-  | { type: 'MemberRemoved'; data: { companyId: string; userId: string; removedBy: string } };
+  | { type: 'MemberRemoved'; data: { companyId: string; userId: string; removedBy: string } }
+  /** The names a member's card lines carry, as an admin set them: imports assign lines by these only. */
+  | { type: 'MemberStatementNamesSet'; data: { companyId: string; userId: string; names: string[]; setBy: string } };
 
 export type CompanyState =
   | { status: 'none' }
-  | { status: 'active'; companyId: string; name: string; domain: string | null; members: ReadonlyMap<string, Role> };
+  | {
+    status: 'active'; companyId: string; name: string; domain: string | null; members: ReadonlyMap<string, Role>;
+    /** Statement names by member, as admins set them (absent: none set; the member's own profile name never counts). */
+    statementNames?: ReadonlyMap<string, readonly string[]>;
+  };
 
 export type CompanyCommand =
   | { type: 'RegisterCompany'; companyId: string; name: string; adminUserId: string; now: string }
   | { type: 'UpdateCompany'; actorId: string; name: string; domain: string | null; now: string }
   | { type: 'InviteMember'; actorId: string; userId: string; role: Role; now: string }
   | { type: 'ChangeMemberRole'; actorId: string; userId: string; role: Role }
-  | { type: 'RemoveMember'; actorId: string; userId: string };
+  | { type: 'RemoveMember'; actorId: string; userId: string }
+  | { type: 'SetStatementNames'; actorId: string; userId: string; names: readonly string[] };
+
+/** Statement names a member may have, and their length: the import's limit for a name cell. */
+export const MAX_STATEMENT_NAMES = 10;
+export const MAX_STATEMENT_NAME_LENGTH = 100;
+
+/** The names as kept: spaces collapsed, blanks and case-insensitive repeats dropped; refused past the limits. */
+export function statementNamesOf(names: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of names) {
+    const name = raw.replace(/\s+/g, ' ').trim();
+    if (!name || seen.has(name.toLowerCase())) continue;
+    const problem = name.length > MAX_STATEMENT_NAME_LENGTH ? `A statement name has at most ${MAX_STATEMENT_NAME_LENGTH} characters` : hasUnsafeCharacters(name) ? unsafeTextMessage('Statement name') : null;
+    if (problem) throw new ValidationError(problem, [{ field: 'names', message: problem }]);
+    seen.add(name.toLowerCase());
+    out.push(name);
+  }
+  if (out.length > MAX_STATEMENT_NAMES) throw new ValidationError(`A member has at most ${MAX_STATEMENT_NAMES} statement names`, [{ field: 'names', message: `At most ${MAX_STATEMENT_NAMES} names` }]);
+  return out;
+}
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
@@ -75,8 +102,12 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
       case 'MemberRemoved': {
         const members = new Map(state.members);
         members.delete(event.data.userId);
-        return { ...state, members };
+        const statementNames = new Map(state.statementNames);
+        statementNames.delete(event.data.userId);
+        return { ...state, members, statementNames };
       }
+      case 'MemberStatementNamesSet':
+        return { ...state, statementNames: new Map(state.statementNames).set(event.data.userId, event.data.names) };
     }
   },
   decide(command, state) {
@@ -122,6 +153,14 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
         requireAdmin(state, command.actorId, 'remove users');
         if (!state.members.has(command.userId)) throw new NotFoundError('User is not a member of this company', 'member_not_found');
         return [{ type: 'MemberRemoved', data: { companyId, userId: command.userId, removedBy: command.actorId } }];
+      }
+      case 'SetStatementNames': {
+        requireAdmin(state, command.actorId, 'set statement names');
+        if (!state.members.has(command.userId)) throw new NotFoundError('User is not a member of this company', 'member_not_found');
+        const names = statementNamesOf(command.names);
+        const current = state.statementNames?.get(command.userId) ?? [];
+        if (names.length === current.length && names.every((n, i) => n === current[i])) return [];
+        return [{ type: 'MemberStatementNamesSet', data: { companyId, userId: command.userId, names, setBy: command.actorId } }];
       }
     }
   },

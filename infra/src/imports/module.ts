@@ -40,7 +40,7 @@ const importDeps = (k: Kernel): ImportDeps => ({
     const users = await getUsers(k.readStore, memberships.map((m) => m.userId));
     return memberships.flatMap((m) => {
       const u = users.get(m.userId);
-      return u ? [{ userId: m.userId, firstName: u.firstName, lastName: u.lastName, role: m.role }] : [];
+      return u ? [{ userId: m.userId, firstName: u.firstName, lastName: u.lastName, role: m.role, statementNames: m.statementNames ?? [] }] : [];
     });
   },
   existingKeys: (companyId, keys, ownerId) => (ownerId === undefined ? existingKeys(k.readStore, companyId, keys) : ownKeys(k.readStore, companyId, ownerId, keys)),
