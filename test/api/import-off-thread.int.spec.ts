@@ -69,8 +69,6 @@ describe('a large statement imported in the event store thread', () => {
     ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin' });
     const bea = await registerAccount(api, { firstName: 'Bea', lastName: 'Member' });
     await invite(api, ada, bea);
-    // Lines go to a member by the statement names an admin set (ADR 0005).
-    await api.http.put(`/api/companies/current/users/${bea.userId}/statement-names`).set(ada.headers()).send({ names: ['Bea Member'] }).expect(200);
   }, 30_000);
   afterAll(() => api?.close());
 

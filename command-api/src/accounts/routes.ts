@@ -125,7 +125,7 @@ export function publicAccountRouter(deps: AccountDeps): Router {
         appends: [
           ...(orphan ? [] : [{ streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) }]),
           { streamId: userStream(userId), expectedRevision: 'no_stream' as const, events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) },
-          { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now }, companyDecider.initialState()) },
+          { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now, adminName: `${firstName} ${lastName}` }, companyDecider.initialState()) },
           { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(ctx) }, sessionDecider.initialState()) },
         ],
         body: {

@@ -63,7 +63,10 @@ export function companyRouter(deps: CompanyDeps): Router {
       const answer = { status: 201, body: { invited: { email, role }, message: `If ${email} has a Paperlink account, it is now a member of the company as ${role}.` } };
       const userId = await userIdByEmail(events, email);
       if (!userId) return { ...answer, appends: [] };
-      const h = await handle(ctx, { type: 'InviteMember', actorId: ctx.userId!, userId, role, now: ctx.now.toISOString() });
+      // Her name as the admin adds her is her first statement name (lines are assigned by these, ADR 0005).
+      const invited = await views.user(userId);
+      const name = invited ? `${invited.firstName} ${invited.lastName}` : undefined;
+      const h = await handle(ctx, { type: 'InviteMember', actorId: ctx.userId!, userId, role, now: ctx.now.toISOString(), ...(name ? { name } : {}) });
       return { ...answer, appends: [h.append] };
     });
   };

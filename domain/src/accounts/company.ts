@@ -24,7 +24,14 @@ export interface CompanyView {
 export type CompanyEvent =
   | { type: 'CompanyRegistered'; data: { companyId: string; name: string; planType: string; createdBy: string; createdAt: string } }
   | { type: 'CompanyUpdated'; data: { companyId: string; name: string; domain: string | null; updatedAt: string } }
-  | { type: 'MemberJoined'; data: { companyId: string; userId: string; role: Role; invitedBy?: string; joinedAt: string } }
+  | {
+    type: 'MemberJoined';
+    data: {
+      companyId: string; userId: string; role: Role; invitedBy?: string; joinedAt: string;
+      /** The member's name when she was added, as the admin added her: her first statement names (events of older versions have none). */
+      statementNames?: string[];
+    };
+  }
   | { type: 'MemberRoleChanged'; data: { companyId: string; userId: string; role: Role; previousRole: Role; changedBy: string } }
   | { type: 'MemberRemoved'; data: { companyId: string; userId: string; removedBy: string } }
   /** The names a member's card lines carry, as an admin set them: imports assign lines by these only. */
@@ -39,9 +46,9 @@ export type CompanyState =
   };
 
 export type CompanyCommand =
-  | { type: 'RegisterCompany'; companyId: string; name: string; adminUserId: string; now: string }
+  | { type: 'RegisterCompany'; companyId: string; name: string; adminUserId: string; now: string; adminName?: string }
   | { type: 'UpdateCompany'; actorId: string; name: string; domain: string | null; now: string }
-  | { type: 'InviteMember'; actorId: string; userId: string; role: Role; now: string }
+  | { type: 'InviteMember'; actorId: string; userId: string; role: Role; now: string; name?: string }
   | { type: 'ChangeMemberRole'; actorId: string; userId: string; role: Role }
   | { type: 'RemoveMember'; actorId: string; userId: string }
   | { type: 'SetStatementNames'; actorId: string; userId: string; names: readonly string[] };
@@ -86,6 +93,16 @@ export function companyNameProblems(name: string): void {
   if (hasUnsafeCharacters(name)) throw new ValidationError(unsafeTextMessage('Company name'), [{ field: 'name', message: unsafeTextMessage('Company name') }]);
 }
 
+/** A member's name when she is added, as her first statement names (none when it is blank or not one a name may be). */
+function joinNames(name: string | undefined): { statementNames?: string[] } {
+  try {
+    const names = statementNamesOf(name === undefined ? [] : [name]);
+    return names.length > 0 ? { statementNames: names } : {};
+  } catch {
+    return {};
+  }
+}
+
 export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent> = {
   initialState: () => ({ status: 'none' }),
   evolve(state, event) {
@@ -97,6 +114,11 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
       case 'CompanyUpdated':
         return { ...state, name: event.data.name, domain: event.data.domain };
       case 'MemberJoined':
+        return {
+          ...state,
+          members: new Map(state.members).set(event.data.userId, event.data.role),
+          ...(event.data.statementNames ? { statementNames: new Map(state.statementNames).set(event.data.userId, event.data.statementNames) } : {}),
+        };
       case 'MemberRoleChanged':
         return { ...state, members: new Map(state.members).set(event.data.userId, event.data.role) };
       case 'MemberRemoved': {
@@ -116,7 +138,7 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
       companyNameProblems(command.name);
       return [
         { type: 'CompanyRegistered', data: { companyId: command.companyId, name: command.name.trim(), planType: 'BASIC', createdBy: command.adminUserId, createdAt: command.now } },
-        { type: 'MemberJoined', data: { companyId: command.companyId, userId: command.adminUserId, role: 'admin', joinedAt: command.now } },
+        { type: 'MemberJoined', data: { companyId: command.companyId, userId: command.adminUserId, role: 'admin', joinedAt: command.now, ...joinNames(command.adminName) } },
       ];
     }
     if (state.status !== 'active') throw new NotFoundError('Company not found', 'company_not_found');
@@ -137,7 +159,7 @@ export const companyDecider: Decider<CompanyState, CompanyCommand, CompanyEvent>
         requireAdmin(state, command.actorId, 'invite users');
         checkRole(command.role);
         if (state.members.has(command.userId)) throw new ConflictError('This user is already a member of the company', 'already_member');
-        return [{ type: 'MemberJoined', data: { companyId, userId: command.userId, role: command.role, invitedBy: command.actorId, joinedAt: command.now } }];
+        return [{ type: 'MemberJoined', data: { companyId, userId: command.userId, role: command.role, invitedBy: command.actorId, joinedAt: command.now, ...joinNames(command.name) } }];
       }
       case 'ChangeMemberRole': {
         if (command.actorId === command.userId) throw new ForbiddenError('You cannot change your own role', 'own_role');

@@ -45,7 +45,7 @@ export function evolveCompany(doc: CompanyDoc | null, event: CompanyEvent, occur
 export function evolveMembership(doc: MembershipDoc | null, event: CompanyEvent): MembershipDoc | null {
   switch (event.type) {
     case 'MemberJoined':
-      return { _id: membershipId(event.data.companyId, event.data.userId), companyId: event.data.companyId, userId: event.data.userId, role: event.data.role, joinedAt: event.data.joinedAt };
+      return { _id: membershipId(event.data.companyId, event.data.userId), companyId: event.data.companyId, userId: event.data.userId, role: event.data.role, joinedAt: event.data.joinedAt, ...(event.data.statementNames ? { statementNames: event.data.statementNames } : {}) };
     case 'MemberRoleChanged':
       return doc && { ...doc, role: event.data.role };
     case 'MemberRemoved':
