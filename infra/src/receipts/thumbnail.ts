@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { encodePrintCopy } from '@paperlink/domain';
+import { AppError, encodePrintCopy } from '@paperlink/domain';
 import { checkPdfWeight } from './pdf-budget';
 
 /** Thumbnail width in pixels. */
@@ -20,8 +20,15 @@ export async function thumbnail(bytes: Buffer, kind: 'jpeg' | 'png' | 'pdf'): Pr
     if (!first) throw new Error('The PDF has no pages');
     image = Buffer.from(first);
   }
-  return sharp(image, { limitInputPixels: 40_000_000 }).rotate().resize({ width: WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 75 }).toBuffer();
+  try {
+    return await sharp(image, { limitInputPixels: 40_000_000 }).rotate().resize({ width: WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 75 }).toBuffer();
+  } catch {
+    // The stored file's fault (a corrupt scan that passed the upload's checks), not the server's: a 4xx.
+    throw new AppError(422, 'image_unreadable', IMAGE_UNREADABLE);
+  }
 }
+
+export const IMAGE_UNREADABLE = 'This receipt image could not be decoded to draw its thumbnail. Download the file to check it, or upload a new copy.';
 
 /**
  * Pages of a PDF receipt its print copy holds when made at upload: the largest page choice short
