@@ -20,6 +20,7 @@ import type { PaperlinkOptions } from './boot/options';
 import { openServices } from './boot/services';
 import { openStores } from './boot/stores';
 import { features } from './features';
+import { ownWork } from './workers/owner';
 import { VERSION } from './version';
 
 export { VERSION };
@@ -106,6 +107,8 @@ function httpApp(k: Kernel, wirings: readonly Wiring[]): express.Express {
   api.use(apiDocs(VERSION));
   for (const w of wirings) if (w.public) api.use(...w.public);
   api.use(authenticate(k.tokens, k.access));
+  // Pool tasks from here on are queued as the caller's company's (workers/pool.ts shares the workers by company).
+  api.use(ownWork());
   // Auditors: reads only; every write is refused here, before any router.
   api.use(refuseReadOnlyWrites(queryOperations, commandOperations));
   // Read-your-writes across processes, only after authentication: an anonymous request never holds the server.

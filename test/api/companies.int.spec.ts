@@ -61,19 +61,20 @@ describe('companies and team', () => {
     expect((await api.http.get('/api/companies/current').set(admin.headers())).body.company).toMatchObject({ name: 'Alpha Inc', domain: 'alpha.example' });
   });
 
-  it('invites existing users only, with role user by default, and validates the email', async () => {
+  it('adds existing users only, with role user by default, validates the email, and answers alike for an address of no account', async () => {
     const newcomer = await registerAccount(api);
     const noEmail = await api.http.post('/api/companies/current/invite').set(admin.headers()).send({ email: '' });
     expect(noEmail.body.error).toBe('Email address is required');
     const bad = await api.http.post('/api/companies/current/invite').set(admin.headers()).send({ email: 'nope' });
     expect(bad.body.error).toBe('Please enter a valid email address');
     const unknown = await api.http.post('/api/companies/current/invite').set(admin.headers()).send({ email: 'nobody-here@example.com' });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(201);
+    expect(unknown.body.invited).toEqual({ email: 'nobody-here@example.com', role: 'user' });
     const asUser = await api.http.post('/api/companies/current/invite').set(member.headers(admin.companyId)).send({ email: newcomer.email });
     expect(asUser.status).toBe(403);
     const ok = await api.http.post('/api/companies/current/invite').set(admin.headers()).send({ email: newcomer.email.toUpperCase() });
     expect(ok.status).toBe(201);
-    expect(ok.body.user).toMatchObject({ id: newcomer.userId, role: 'user' });
+    expect(ok.body).toEqual({ invited: { email: newcomer.email, role: 'user' }, message: `If ${newcomer.email} has a Paperlink account, it is now a member of the company as user.` });
     const again = await api.http.post('/api/companies/current/invite').set(admin.headers()).send({ email: newcomer.email });
     expect(again.status).toBe(409);
     expect((await api.http.get('/api/companies/current').set(newcomer.headers(admin.companyId))).body.company.role).toBe('user');

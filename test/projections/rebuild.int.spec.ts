@@ -196,6 +196,7 @@ async function seedBusiness() {
   }
   await invite(api, ada, bo, 'user');
   expected.members.get(ada.companyId)!.set(bo.userId, 'user');
+  await api.http.put(`/api/companies/current/users/${bo.userId}/statement-names`).set(ada.headers()).send({ names: ['Bo User', 'B USER'] }).expect(200);
   const X = ada.companyId;
   const h = ada.headers();
   const hb = bo.headers(X);

@@ -26,6 +26,7 @@ import { apiDocument } from '../../infra/src/http/api-docs';
 import { answerClientErrors } from '../../infra/src/http/client-errors';
 import { invite, registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { imageOf, labelledReader, labels } from '../support/labelled-reader';
+import { longRowStatement, pdfBomb, secondlyCalendar } from './worst-inputs';
 
 type Json = Record<string, unknown>;
 type Schema = Json & { type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; enum?: unknown[] };
@@ -183,6 +184,11 @@ beforeAll(async () => {
   await invite(api, ada, bo, 'user');
   await invite(api, ada, cyAccount, 'user');
   await invite(api, zed, eveAccount, 'user');
+  // Card lines go to a member by the statement names an admin set (ADR 0005).
+  for (const [who, name] of [[bo, 'Bo Plain'], [cyAccount, 'Cy Other']] as const) {
+    const set = await api.http.put(`/api/companies/current/users/${who.userId}/statement-names`).set(ada.headers()).send({ names: [name] });
+    if (set.status !== 200) throw new Error(`statement names ${set.status} ${set.text}`);
+  }
   const A = ada.companyId;
   const B = zed.companyId;
 
@@ -493,7 +499,7 @@ function targetedCases(o: Op, c: Caller): Case[] {
   const files: FilePart[] = [{ name: 'same-as-ada.jpg', bytes: imageOf(l1!.id) }, { name: 'same-as-bo.jpg', bytes: imageOf(l2!.id) }, { name: 'names-others.csv', bytes: named }];
   const multipart = content['multipart/form-data']?.schema;
   for (const [field] of Object.entries(multipart?.properties ?? {}).filter(([, v]) => v.contentMediaType === 'application/octet-stream')) {
-    for (const f of files) out.push({ ...base, body: { multipart: { files: [[field, f]], fields: [] } } });
+    for (const f of [...files, ...WORST_FILES]) out.push({ ...base, body: { multipart: { files: [[field, f]], fields: [] } } });
   }
   if (content['application/octet-stream']) {
     for (const [i, token] of c.uploadTokens.entries()) out.push({ ...base, params: { ...defaults, token }, body: { raw: files[i % 2]!.bytes } });
@@ -501,6 +507,17 @@ function targetedCases(o: Op, c: Caller): Case[] {
   if (o.path === '/receipts/commit') for (const key of c.uploadTokens) out.push({ ...base, body: { json: JSON.stringify({ originalName: 'committed.jpg', key }) } });
   return out;
 }
+
+/**
+ * The inputs that cost the most per byte (./worst-inputs.ts), sent to every file field: a
+ * calendar of 400 FREQ=SECONDLY events, a 130 KB PDF that decompresses to 54 MB, a statement row
+ * with a 1 MB description. Each must be answered, bounded, with a 4xx or a 2xx, never a 5xx.
+ */
+const WORST_FILES: FilePart[] = [
+  { name: 'worst.ics', bytes: secondlyCalendar() },
+  { name: 'bomb.pdf', bytes: pdfBomb() },
+  { name: 'long-row.csv', bytes: longRowStatement(1) },
+];
 
 // ---------- one case ----------
 

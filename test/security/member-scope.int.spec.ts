@@ -48,6 +48,10 @@ beforeAll(async () => {
   await invite(api, ada, bo, 'user');
   await invite(api, ada, cy, 'user');
   await invite(api, ada, mo, 'manager');
+  // Lines are assigned by the statement names an admin set for each member.
+  for (const [who, name] of [[bo, 'Bo Plain'], [cy, 'Cy Other'], [mo, 'Mo Manager']] as const) {
+    await api.http.put(`/api/companies/current/users/${who.userId}/statement-names`).set(ada.headers()).send({ names: [name] }).expect(200);
+  }
 });
 afterAll(() => api?.close());
 
@@ -245,11 +249,65 @@ describe('CSV import by a plain user (item 11)', () => {
     expect(all.every((t) => t.user_id === bo.userId)).toBe(true);
   });
 
-  it('an admin’s import still assigns lines to members by name', async () => {
+  it('an admin’s import assigns lines to members by the statement names an admin set', async () => {
     const csv = [HEADER, csvLine('2024-04-01', 'ADMIN FOR CY', 7, 'Cy', 'Other')].join('\n');
     const res = await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(csv), 'admin.csv');
     expect(res.status).toBe(200);
     expect(res.body.userMatching.details[0]).toMatchObject({ assignedTo: cy.userId, status: 'name_matched' });
     expect((await transactions(cy)).some((t) => t.description === 'ADMIN FOR CY')).toBe(true);
+  });
+});
+
+describe('de-duplication of a plain member’s import is scoped to her own rows', () => {
+  const secret = (tag: string) => Buffer.from(`Date,Description,Amount\n2024-04-01,U2 SECRET LUNCH ${tag},-55.00\n2024-04-02,TAXI ${tag},-23.40\n`);
+  const importAs = async (who: Account, bytes: Buffer, name: string) => {
+    const res = await api.http.post('/api/transactions/import').set(inCompany(who)).attach('csvFile', bytes, name);
+    expect(res.status).toBe(200);
+    return res.body as { imported: number; skipped: number; alreadyImported: boolean; duplicates: unknown[] };
+  };
+
+  it('a row only a colleague holds answers as a new row (it was "skipped: same date, description and amount")', async () => {
+    expect(await importAs(cy, secret('A'), 'cy.csv')).toMatchObject({ imported: 2, skipped: 0 });
+    const lone = await importAs(bo, Buffer.from('Date,Description,Amount\n2024-04-01,U2 SECRET LUNCH A,-55.00\n'), 'probe.csv');
+    expect(lone).toMatchObject({ imported: 1, skipped: 0, alreadyImported: false });
+    expect(lone.duplicates).toEqual([]);
+    // Her own rows are still de-duplicated: the same line again is skipped.
+    expect(await importAs(bo, Buffer.from('Date,Description,Amount\n2024-04-01,u2  secret lunch a,-55.00\n'), 'again.csv')).toMatchObject({ imported: 0, skipped: 1 });
+  });
+
+  it('a colleague’s exact file is not "already imported" for her; her own is', async () => {
+    expect(await importAs(cy, secret('B'), 'cy-b.csv')).toMatchObject({ imported: 2 });
+    expect(await importAs(bo, secret('B'), 'copy.csv')).toMatchObject({ imported: 2, skipped: 0, alreadyImported: false });
+    expect(await importAs(bo, secret('B'), 'copy-again.csv')).toMatchObject({ imported: 0, alreadyImported: true });
+  });
+
+  it('an admin’s import still de-duplicates against the whole company', async () => {
+    expect(await importAs(cy, secret('C'), 'cy-c.csv')).toMatchObject({ imported: 2 });
+    expect(await importAs(ada, Buffer.from(`${secret('C').toString()}2024-04-03,NEW FOR ADMIN C,-1.00\n`), 'admin-c.csv')).toMatchObject({ imported: 1, skipped: 2 });
+  });
+});
+
+describe('card lines follow the names an admin set, never a name a member chose', () => {
+  it('a member who renames herself to fit a colleague’s lines gets none of them (she got them, and could read them)', async () => {
+    await api.http.put(`/api/companies/current/users/${mo.userId}/statement-names`).set(ada.headers()).send({ names: ['J Smith'] }).expect(200);
+    // Statement lines "J,Smith" (first name J, last name Smith).
+    const line = (n: number) => `${HEADER}\n2024-05-0${n},CARD LINE ${n},-1${n}.00,,,,J,Smith\n`;
+    const first = await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(line(1)), 'card-1.csv').expect(200);
+    expect(first.body.userMatching.details[0]).toMatchObject({ assignedTo: mo.userId, status: 'name_matched' });
+    // Bo renames herself "J Smith" in her profile: the next import still gives the lines to Mo.
+    await api.http.put('/api/auth/profile').set(inCompany(bo)).send({ firstName: 'J', lastName: 'Smith' }).expect(200);
+    const next = await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(line(2)), 'card-2.csv').expect(200);
+    expect(next.body.userMatching.details[0]).toMatchObject({ assignedTo: mo.userId, status: 'name_matched' });
+    expect((await transactions(bo)).some((t) => t.description.startsWith('CARD LINE'))).toBe(false);
+  });
+
+  it('only an admin sets statement names, for a member of the company; the names are checked', async () => {
+    const path = `/api/companies/current/users/${bo.userId}/statement-names`;
+    expect((await api.http.put(path).set(inCompany(bo)).send({ names: ['J Smith'] })).status).toBe(403);
+    expect((await api.http.put(path).set(inCompany(mo)).send({ names: ['J Smith'] })).status).toBe(403);
+    expect((await api.http.put(path).set(ada.headers()).send({ names: ['x'.repeat(101)] })).status).toBe(400);
+    const set = await api.http.put(path).set(ada.headers()).send({ names: [' Bo  Plain ', 'bo plain', ''] });
+    expect(set.status).toBe(200);
+    expect(set.body.statementNames).toEqual(['Bo Plain']);
   });
 });

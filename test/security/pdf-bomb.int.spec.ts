@@ -10,6 +10,10 @@ import sharp from 'sharp';
 import { renderPdfPages } from '../../infra/src/ocr/pdf';
 import { registerAccount, startApi, type Account, type Api } from '../support/harness';
 import { labelledReader } from '../support/labelled-reader';
+import { thumbnail } from '../../infra/src/receipts/thumbnail';
+import { pdfWeight, MAX_PDF_CONTENT_BYTES, MAX_PDF_FONT_BYTES } from '../../infra/src/receipts/pdf-budget';
+import { TASKS } from '../../infra/src/workers/tasks';
+import { deflatedContentPdf, pdfBomb } from './worst-inputs';
 
 /** A one-page PDF with a grey square and no text, its page `w` × `h` points; xref offsets computed. */
 function pdfWithPage(w: number, h: number): Buffer {
@@ -122,5 +126,61 @@ describe('rendering a PDF page for OCR', () => {
   it('renders a normal page at the resolution asked for', async () => {
     const [page] = await renderPdfPages(pdfWithPage(612, 792), { dpi: 144, maxPages: 1 });
     expect(await sharp(page!).metadata()).toMatchObject({ width: 1224, height: 1584 });
+  });
+});
+
+/** The code of the AppError `work` rejects with, and how long it took. */
+async function refusal(work: () => Promise<unknown>): Promise<{ code: string | undefined; ms: number }> {
+  const started = performance.now();
+  try {
+    await work();
+  } catch (error) {
+    return { code: (error as { code?: string }).code, ms: performance.now() - started };
+  }
+  return { code: undefined, ms: performance.now() - started };
+}
+
+describe('a 130 KB PDF whose page decompresses to 54 MB of operators', () => {
+  const bomb = pdfBomb();
+
+  it('is weighed from its raw streams in milliseconds, inflating no more than its ceiling', () => {
+    expect(bomb.length).toBeLessThan(140_000);
+    const started = performance.now();
+    const weight = pdfWeight(bomb, { content: MAX_PDF_CONTENT_BYTES, font: MAX_PDF_FONT_BYTES });
+    expect(weight.contentBytes).toBe(MAX_PDF_CONTENT_BYTES + 1);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(pdfWeight(deflatedContentPdf(0.05), { content: MAX_PDF_CONTENT_BYTES, font: MAX_PDF_FONT_BYTES }).contentBytes).toBeLessThan(60_000);
+  });
+
+  it('is refused at upload with 422 pdf_too_complex before pdfjs reads it (it passed the checks and was stored)', async () => {
+    const api = await startApi({}, undefined, { reader: labelledReader() });
+    try {
+      const owner = await registerAccount(api);
+      const started = performance.now();
+      const res = await api.http.post('/api/receipts/upload').set(owner.headers()).attach('receipt', bomb, 'bomb.pdf');
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'pdf_too_complex' });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const list = await api.http.get('/api/receipts').set(owner.headers());
+      expect(list.body.receipts ?? list.body).toHaveLength(0);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('one stored before the check fails its thumbnail and its OCR steps at once, not after 30 s of a worker', async () => {
+    for (const work of [() => thumbnail(bomb, 'pdf'), () => TASKS.renderPdf({ bytes: bomb, options: { dpi: 250 } }), () => TASKS.pdfText({ bytes: bomb })]) {
+      const { code, ms } = await refusal(work);
+      expect(code).toBe('pdf_too_complex');
+      expect(ms).toBeLessThan(2_000);
+    }
+  });
+
+  it('a page under the weight but too slow to draw is stopped at its render budget', async () => {
+    const heavy = deflatedContentPdf(1.5);
+    expect(() => pdfWeight(heavy, { content: MAX_PDF_CONTENT_BYTES, font: MAX_PDF_FONT_BYTES })).not.toThrow();
+    const { code, ms } = await refusal(() => renderPdfPages(heavy, { dpi: 72, maxPages: 1, timeMs: 300 }));
+    expect(code).toBe('pdf_too_complex');
+    expect(ms).toBeLessThan(5_000);
   });
 });

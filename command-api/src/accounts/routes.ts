@@ -36,7 +36,6 @@ import { loadSignIn, loadUser, userAppends } from './user-streams';
 import { readSideCurrent } from '../core/read-side';
 import { endIfPasswordChanged, endSessionsStartedBefore } from './session-ends';
 import { loadSessionForRefresh } from './session-streams';
-import { resumedCompanyId, unfinishedRegistration } from './unfinished-registration';
 import { limitKeys, takeAddressSlot, unknownAccountAttempt, type SignInLimits } from './sign-in-limits';
 
 export interface AccountDeps {
@@ -102,27 +101,31 @@ export function publicAccountRouter(deps: AccountDeps): Router {
       ...requireName(companyName, 'companyName', 'Company name is required', 120),
       ...passwordProblems(body.password),
     ]);
+    // A taken address is a failure of the address (409), counted with its failed sign-ins: looking
+    // e-mails up through registration spends the same budget as guessing through sign-in.
+    const address = addressGroup(ctxOf(res).ip ?? 'unknown');
+    await takeAddressSlot(deps.limits, keys.address(address), res, () => res.statusCode === 409, (wait) => new TooManyRequestsError('Too many failed attempts from this address. Try again later.', wait, 'register_rate_limited'));
+    // Hashed before anything is looked up: a taken address answers after the same work as a free one.
     const passwordHash = await hasher.hash(body.password);
-    const freshCompanyId = newId();
+    const companyId = newId();
     const sessionId = newId();
     await send(req, res, bus, async (ctx): Promise<Plan> => {
       const now = ctx.now.toISOString();
       const emailS = await bus.load(emailStream(email), emailDecider);
       // A claim whose user was never written is a registration that stopped after its first
-      // stream (appendMany is not atomic on EventStoreDB, ADR 0016): this one takes it over.
+      // stream (appendMany is not atomic on EventStoreDB, ADR 0016): this one takes it over. A
+      // claim with a user is an account, whatever its password or companies: registering never
+      // signs in to it (a password checked here was a guess outside the sign-in throttle).
       const orphan = emailS.state.status === 'claimed' && (await bus.events.readStream(userStream(emailS.state.userId), { maxCount: 1 })).length === 0;
-      // One that stopped after the user (before the company) is resumed with the account's password.
-      const resumed = emailS.state.status === 'claimed' && !orphan ? await unfinishedRegistration({ bus, hasher, views }, emailS.state.userId, body.password) : null;
-      const userId = (orphan || resumed) && emailS.state.status === 'claimed' ? emailS.state.userId : newId();
-      const companyId = resumed ? resumedCompanyId(userId) : freshCompanyId;
+      const userId = orphan && emailS.state.status === 'claimed' ? emailS.state.userId : newId();
       const grant: SessionGrant = { userId, email, firstName, lastName, role: 'admin', companyId, sessionId, generation: 0, issuedAt: Math.floor(ctx.now.getTime() / 1000) };
       const company = { id: companyId, name: companyName, role: 'admin' as Role };
       return {
         status: 201,
         appends: [
-          ...(orphan || resumed ? [] : [{ streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) }]),
-          ...(resumed ? [] : [{ streamId: userStream(userId), expectedRevision: 'no_stream' as const, events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) }]),
-          { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now }, companyDecider.initialState()) },
+          ...(orphan ? [] : [{ streamId: emailStream(email), expectedRevision: emailS.expected, events: emailDecider.decide({ type: 'ClaimEmail', email, userId }, emailS.state) }]),
+          { streamId: userStream(userId), expectedRevision: 'no_stream' as const, events: userDecider.decide({ type: 'RegisterUser', userId, email, firstName, lastName, passwordHash, now }, userDecider.initialState()) },
+          { streamId: companyStream(companyId), expectedRevision: 'no_stream', events: companyDecider.decide({ type: 'RegisterCompany', companyId, name: companyName, adminUserId: userId, now, adminName: `${firstName} ${lastName}` }, companyDecider.initialState()) },
           { streamId: sessionStream(sessionId), expectedRevision: 'no_stream', events: sessionDecider.decide({ type: 'StartSession', sessionId, userId, now, expiresAt: expiresAt(ctx) }, sessionDecider.initialState()) },
         ],
         body: {

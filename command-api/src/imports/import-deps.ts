@@ -12,10 +12,13 @@ export const DEFAULT_MAX_IMPORT_ROWS = 200_000;
 
 export interface ImportDeps {
   bus: CommandBus;
-  /** Members of a company, for assigning rows by name. */
-  members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role }>>;
-  /** How many transactions the company already holds with each of these dedup keys (absent = none). */
-  existingKeys(companyId: string, keys: string[]): Promise<Map<string, number>>;
+  /** Members of a company, for assigning rows by the statement names an admin set for them. */
+  members(companyId: string): Promise<Array<{ userId: string; firstName: string; lastName: string; role: Role; statementNames?: string[] }>>;
+  /**
+   * How many transactions the company already holds with each of these dedup keys (absent =
+   * none); with `ownerId`, only that member's (a non-admin's import, scope.ts).
+   */
+  existingKeys(companyId: string, keys: string[], ownerId?: string): Promise<Map<string, number>>;
   /** Statement parsing, off the request thread (infra's worker pool). */
   parsers: CsvParsers;
   /** Transactions one import takes at most (default DEFAULT_MAX_IMPORT_ROWS); the refusal states both figures. */

@@ -23,6 +23,7 @@ import { fileClaimed, readLedger } from './ledger';
 import { DEFAULT_MAX_IMPORT_ROWS, importAnswerWait, type ImportDeps } from './import-deps';
 import type { StatementStager } from './stage-port';
 import { completeImport, importAppends, resumeOf } from './import-plan';
+import { dedupOwner, importFileKey } from './scope';
 
 /** The import route's parts that both paths share (import.ts). */
 export interface ImportRouteParts {
@@ -75,7 +76,7 @@ export async function stagedImport(
     if ('needsMapping' in answer) throw parts.mappingRequired({ ...answer.needsMapping, headerKey: answer.headerKey });
   }
   const staged = answer;
-  const { fileHash } = staged;
+  const fileHash = importFileKey(staged.fileHash, ctx);
   try {
     if (!(await fileClaimed(bus.events, ctx.companyId, fileHash))) await readSideCurrent(bus, ctx.companyId, deps.decisionPosition);
     const { members, fallbackId } = importAssignees(await deps.members(ctx.companyId), ctx);
@@ -88,7 +89,7 @@ export async function stagedImport(
       const resume = await resumeOf(bus.events, ledger, c.companyId!, c.userId!);
       const id = resume?.importId ?? importId;
       if (!ledger.alreadyImported) await readSideCurrent(bus, c.companyId!, deps.decisionPosition);
-      const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, await splitInSlices(staged.keys));
+      const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, await splitInSlices(staged.keys), dedupOwner(ctx));
       const decided = await stager.decide(staged.stage, {
         importId: id, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, members, fallbackId, existingKeys: [...existingKeys], alreadyImported: ledger.alreadyImported,
       });

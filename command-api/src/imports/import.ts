@@ -26,6 +26,7 @@ export * from './import-deps';
 export type * from './stage-port';
 import { completeImport, importAppends, resumeOf } from './import-plan';
 import { candidateRow } from './import-rows';
+import { dedupOwner, importFileKey } from './scope';
 
 
 import { columnMappingStream, mappingStream } from '@paperlink/domain';
@@ -124,7 +125,7 @@ export function importRouter(deps: ImportDeps): Router {
       const parts = { savedMapping: (companyId: string, headerKey: string) => savedMapping(bus, companyId, headerKey), mappingRequired: (needs: unknown) => new MappingRequired(needs) };
       return stagedImport(req, res, { ...deps, stager: deps.stager }, parts, file, bodyMapping, ledgerHints);
     }
-    const fileHash = createHash('sha256').update(file.buffer).digest('hex');
+    const fileHash = importFileKey(createHash('sha256').update(file.buffer).digest('hex'), ctx);
     const maxRows = deps.maxRows ?? DEFAULT_MAX_IMPORT_ROWS;
     let parsed = await deps.parsers.statement(file.buffer, { ...(bodyMapping ? { mapping: bodyMapping } : {}), maxRows });
     let mapping = bodyMapping;
@@ -156,7 +157,7 @@ export function importRouter(deps: ImportDeps): Router {
       const resume = await resumeOf(bus.events, ledger, c.companyId!, c.userId!);
       const id = resume?.importId ?? importId;
       if (!ledger.alreadyImported) await readSideCurrent(bus, c.companyId!, deps.decisionPosition);
-      const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey));
+      const existingKeys = ledger.alreadyImported ? new Map<string, number>() : await deps.existingKeys(c.companyId!, rows.map((r) => r.dedupKey), dedupOwner(ctx));
       const decided = decideImport(
         { importId: id, companyId: c.companyId!, importedBy: c.userId!, fileName: file.originalname, fileHash, layout: parsed.layout, rows, rowErrors: parsed.rowErrors.map((e) => ({ row: e.row, reason: e.reason })), existingKeys, newIds },
         { fileHashes: ledger.alreadyImported ? { [fileHash]: id } : {} },

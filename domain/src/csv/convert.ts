@@ -18,6 +18,21 @@ function badAmount(label: string, raw: string, decimalMark: '.' | ','): string {
   return `bad ${label} "${raw.trim()}"${why}`;
 }
 
+/** A description is at most this long: the edit form's rule, so an imported row can be saved again as it is. */
+export const MAX_DESCRIPTION_LENGTH = 500;
+/** The other text cells a row keeps (names, category, job, cost code, bank reference). */
+export const MAX_IMPORT_TEXT_LENGTH = 200;
+
+/**
+ * A text cell, or why it is refused: a cell over its limit makes its row an error, decided
+ * before anything downstream (de-duplication keys, categorisation, the list) has to carry it.
+ */
+function limited(value: string | undefined, label: string, max: number, problems: string[]): string | undefined {
+  if (value === undefined || value.length <= max) return value;
+  problems.push(`${label} longer than ${max} characters (${value.length})`);
+  return undefined;
+}
+
 export interface Plan {
   layout: string;
   fields: FieldMap;
@@ -97,7 +112,8 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
       out.ignoredRows.push({ row: line, reason: `${state.toLowerCase()} payment, not a transaction` });
       continue;
     }
-    const description = text(cells, f.description);
+    const rawDescription = text(cells, f.description);
+    const description = limited(rawDescription, 'description', MAX_DESCRIPTION_LENGTH, problems);
     const amountRaw = f.amount === undefined ? '' : cells[f.amount] ?? '';
     const debitRaw = f.debit === undefined ? '' : cells[f.debit] ?? '';
     const creditRaw = f.credit === undefined ? '' : cells[f.credit] ?? '';
@@ -109,7 +125,7 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
     const dateRaw = (f.date === undefined ? '' : cells[f.date] ?? '').trim();
     const date = dateRaw === '' ? null : parseDate(dateRaw, conv.dateOrder);
     if (!date) problems.push(dateRaw === '' ? 'missing date' : `bad date "${dateRaw}"`);
-    if (!description) problems.push('missing description');
+    if (!rawDescription) problems.push('missing description');
     let cents: number | null = null;
     let currency: string | undefined;
     if (noAmount) problems.push('missing amount');
@@ -148,7 +164,7 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
     if (cents !== null && !centsWithinRule(cents)) problems.push(`amount out of range (${MONEY_RULE})`);
     if (tax && !centsWithinRule(tax.cents)) problems.push(`sales tax out of range (${MONEY_RULE})`);
     if (problems.length > 0 || !date || !description || cents === null) {
-      out.rowErrors.push({ row: line, reason: problems.join('; '), raw: cells.join(plan.delimiter).slice(0, 200) });
+      out.rowErrors.push({ row: line, reason: problems.join('; '), raw: rawOf(cells, plan.delimiter) });
       continue;
     }
     const row: ParsedRow = { row: line, date, description, amountCents: cents === 0 ? 0 : cents };
@@ -156,19 +172,36 @@ export function convertRecords(records: readonly CsvRecord[], plan: Plan, conv: 
     const rowCurrency = code && /^[A-Z]{3}$/.test(code) ? code : currency ?? plan.columnCurrency;
     if (rowCurrency) row.currency = rowCurrency;
     if (tax) row.salesTaxCents = tax.cents;
-    assignText(row, 'externalId', text(cells, f.externalId)?.replace(/^'(.+)'$/, '$1'));
-    assignText(row, 'category', text(cells, f.category));
-    assignText(row, 'jobNumber', text(cells, f.jobNumber));
-    assignText(row, 'costCode', text(cells, f.costCode));
-    assignText(row, 'firstName', text(cells, f.firstName));
-    assignText(row, 'lastName', text(cells, f.lastName));
-    assignText(row, 'fullName', text(cells, f.fullName));
+    const extra: Array<[TextField, string | undefined]> = [
+      ['externalId', text(cells, f.externalId)?.replace(/^'(.+)'$/, '$1')],
+      ['category', text(cells, f.category)],
+      ['jobNumber', text(cells, f.jobNumber)],
+      ['costCode', text(cells, f.costCode)],
+      ['firstName', text(cells, f.firstName)],
+      ['lastName', text(cells, f.lastName)],
+      ['fullName', text(cells, f.fullName)],
+    ];
+    for (const [key, value] of extra) assignText(row, key, limited(value, TEXT_LABELS[key], MAX_IMPORT_TEXT_LENGTH, problems));
+    if (problems.length > 0) {
+      out.rowErrors.push({ row: line, reason: problems.join('; '), raw: rawOf(cells, plan.delimiter) });
+      continue;
+    }
     out.rows.push(row);
   }
   return out;
 }
 
 type TextField = 'externalId' | 'category' | 'jobNumber' | 'costCode' | 'firstName' | 'lastName' | 'fullName';
+
+const TEXT_LABELS: Record<TextField, string> = {
+  externalId: 'reference', category: 'category', jobNumber: 'job number', costCode: 'cost code',
+  firstName: 'first name', lastName: 'last name', fullName: 'name',
+};
+
+/** The record as read for a row error, at most 200 characters (each cell cut first: a cell may be megabytes). */
+function rawOf(cells: readonly string[], delimiter: string): string {
+  return cells.map((c) => c.slice(0, 200)).join(delimiter).slice(0, 200);
+}
 
 function assignText(row: ParsedRow, key: TextField, value: string | undefined): void {
   if (value !== undefined) row[key] = value;

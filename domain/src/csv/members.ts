@@ -1,6 +1,8 @@
 /**
- * Who each imported line belongs to: the member named on the line (first and last name
- * columns, or one name column), else the company admin the import falls back to.
+ * Who each imported line belongs to: the member whose statement names (set by an admin) the line
+ * carries (first and last name columns, or one name column), else the company admin the import
+ * falls back to. A member's own profile name never decides: lines named `J,Smith` went to
+ * another member once she renamed herself "J Smith", and she could read them.
  */
 import { matchName, nameParts } from './names';
 import type { NameParts } from './names';
@@ -9,9 +11,12 @@ export type AssignmentStatus = 'name_matched' | 'no_match_found' | 'no_names_pro
 
 export interface Member {
   userId: string;
+  /** The profile's name: shown in the answer, never matched. */
   firstName: string;
   lastName: string;
   role: Role;
+  /** The names an admin set for the member's card lines (company.ts SetStatementNames): the only ones matched. */
+  statementNames?: readonly string[];
 }
 
 export interface NamedRow {
@@ -61,7 +66,10 @@ export function importAssignees(members: readonly Member[], importer: { userId: 
 export function assignRowsToMembers(rows: readonly NamedRow[], members: readonly Member[], fallbackAdminId: string): AssignmentResult {
   const admin = members.find((m) => m.userId === fallbackAdminId);
   const adminName = admin ? displayName(admin) : '';
-  const people = members.map((m) => ({ member: m, parts: nameParts(m.firstName, m.lastName)[0] ?? { first: [], last: [] } }));
+  const people = members.flatMap((m) => (m.statementNames ?? []).flatMap((name) => {
+    const parts = nameParts(undefined, undefined, name)[0];
+    return parts ? [{ member: m, parts }] : [];
+  }));
   const cache = new Map<string, Pick<AssignmentDetail, 'assignedTo' | 'assignedToName' | 'status' | 'reason'>>();
   const totals = { matched: 0, unmatched: 0, adminAssigned: 0 };
   const details: AssignmentDetail[] = [];

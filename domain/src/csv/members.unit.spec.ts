@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { assignRowsToMembers, importAssignees } from './members';
 import type { Member } from './members';
 
-const members: Member[] = [
+/** The members with the statement names an admin set: their names as written on their cards ("Last, First"). */
+const members: Member[] = ([
   { userId: 'u-admin', firstName: 'Olivia', lastName: 'Admin', role: 'admin' },
   { userId: 'u-dana', firstName: 'Dana', lastName: 'Smith', role: 'user' },
   { userId: 'u-jose', firstName: 'José', lastName: 'Núñez', role: 'user' },
@@ -10,7 +11,7 @@ const members: Member[] = [
   { userId: 'u-chen', firstName: 'Chen', lastName: 'Wei', role: 'user' },
   { userId: 'u-john1', firstName: 'John', lastName: 'Brown', role: 'user' },
   { userId: 'u-john2', firstName: 'Jonathan', lastName: 'Brown', role: 'user' },
-];
+] as Member[]).map((m) => ({ ...m, statementNames: [`${m.lastName}, ${m.firstName}`] }));
 
 const row = (n: number, names: { firstName?: string; lastName?: string; fullName?: string }) => ({ row: n, description: `LINE ${n}`, ...names });
 
@@ -86,5 +87,27 @@ describe('importAssignees', () => {
     }
     const chen = importAssignees(members, { userId: 'u-chen', role: 'user' });
     expect(assignRowsToMembers(rows, chen.members, chen.fallbackId).details[4]).toMatchObject({ status: 'name_matched', assignedTo: 'u-chen' });
+  });
+});
+
+describe('lines go by the names an admin set, never by a profile name', () => {
+  it('a member who renamed herself to fit a colleague\'s lines gets none of them', () => {
+    const team: Member[] = [
+      { userId: 'u-admin', firstName: 'Olivia', lastName: 'Admin', role: 'admin', statementNames: ['Olivia Admin'] },
+      { userId: 'u-john', firstName: 'John', lastName: 'Smith', role: 'user', statementNames: ['J,Smith'] },
+      // Her profile now says "J Smith"; an admin set her statement names to her own.
+      { userId: 'u-jane', firstName: 'J', lastName: 'Smith', role: 'user', statementNames: ['Doe, Jane'] },
+    ];
+    const { details } = assignRowsToMembers([row(2, { fullName: 'J,Smith' }), row(3, { firstName: 'Jane', lastName: 'Doe' })], team, 'u-admin');
+    expect(details.map((d) => [d.row, d.assignedTo, d.status])).toEqual([[2, 'u-john', 'name_matched'], [3, 'u-jane', 'name_matched']]);
+  });
+
+  it('a member with no statement names set is matched by no line, whatever her profile says', () => {
+    const team: Member[] = [
+      { userId: 'u-admin', firstName: 'Olivia', lastName: 'Admin', role: 'admin' },
+      { userId: 'u-dana', firstName: 'Dana', lastName: 'Smith', role: 'user' },
+    ];
+    const { details } = assignRowsToMembers([row(2, { firstName: 'Dana', lastName: 'Smith' })], team, 'u-admin');
+    expect(details[0]).toMatchObject({ assignedTo: 'u-admin', status: 'no_match_found' });
   });
 });

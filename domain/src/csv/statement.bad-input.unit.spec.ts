@@ -165,3 +165,20 @@ describe('unrecognised columns: ask, then follow the mapping', () => {
       .toThrow(/does not fit/);
   });
 });
+
+describe('text cells follow the limits an edit applies', () => {
+  it('a description over 500 characters makes its row an error at parse time; the row at the limit is kept', () => {
+    const atLimit = 'A'.repeat(500);
+    const huge = 'X'.repeat(2_000_000);
+    const r = parseBankStatement(utf8(`Date,Description,Amount\n2024-01-05,${atLimit},-1.00\n2024-01-06,${huge},-2.00\n2024-01-07,COFFEE,-3.00\n`));
+    expect(r.rows.map((x) => [x.row, x.description.length])).toEqual([[2, 500], [4, 6]]);
+    expect(r.rowErrors).toEqual([{ row: 3, reason: 'description longer than 500 characters (2000000)', raw: `2024-01-06,${'X'.repeat(189)}` }]);
+  });
+
+  it('names, category, job and cost code over 200 characters are refused the same way', () => {
+    const long = 'n'.repeat(201);
+    const r = parseBankStatement(utf8(`Date,Description,Amount,Category,Cardholder Name\n2024-01-05,TAXI,-1.00,${long},Ann\n2024-01-06,BUS,-2.00,Travel,${long}\n2024-01-07,TRAM,-3.00,Travel,Ann\n`));
+    expect(r.rows.map((x) => x.description)).toEqual(['TRAM']);
+    expect(r.rowErrors.map((e) => e.reason)).toEqual(['category longer than 200 characters (201)', 'name longer than 200 characters (201)']);
+  });
+});

@@ -7,6 +7,7 @@ import type { DeadLetterProjector } from '../jobs/dead-letters';
 import type { KafkaJobQueue } from '../jobs/kafka';
 import { Reactor } from '../jobs/reactor';
 import type { Feature, Kernel, Wiring } from './feature';
+import { ownedJob } from '../workers/owner';
 
 export interface JobRuntime {
   /** Stops the reactors (before the job queue closes). */
@@ -15,7 +16,7 @@ export interface JobRuntime {
 
 export async function startJobs(k: Kernel, features: readonly Feature[], wirings: readonly Wiring[]): Promise<JobRuntime> {
   const { jobs } = k.adapters;
-  if (k.runsHandlers) for (const w of wirings) for (const j of w.jobs ?? []) jobs.register(j.type, j.handler, j.options);
+  if (k.runsHandlers) for (const w of wirings) for (const j of w.jobs ?? []) jobs.register(j.type, ownedJob(j.handler), j.options);
   const reactors: Reactor[] = [];
   let deadLetters: DeadLetterProjector | undefined;
   if (k.runsReactors) {

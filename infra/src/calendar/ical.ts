@@ -3,13 +3,15 @@
  * recurring rule can ask for thousands of occurrences). Recurring events are expanded into
  * occurrences (with their exceptions and EXDATEs), from two years before the upload to one
  * year after it; days are the days the calendar shows, in each event's own time zone (its
- * VTIMEZONE, registered for this file only). Anything unreadable is a clear 400.
+ * VTIMEZONE, registered for this file only). Anything unreadable is a clear 400. The expansion
+ * has a budget of steps and time (budget.ts): a file costs its worker about a second at most.
  */
 import ICAL from 'ical.js';
 import {
   CALENDAR_MAX_BYTES, MAX_CALENDAR_ENTRIES, MAX_OCCURRENCES_PER_SERIES, ValidationError,
   type CalendarEntry, type ParsedCalendar,
 } from '@paperlink/domain';
+import { BudgetSpent, ExpansionBudget, withBudget } from './budget';
 
 type Time = InstanceType<typeof ICAL.Time>;
 type Component = InstanceType<typeof ICAL.Component>;
@@ -18,10 +20,10 @@ type IcalEvent = InstanceType<typeof ICAL.Event>;
 export interface CalendarParseOptions {
   /** The upload time (ISO): occurrences are kept from two years before to one year after. */
   now: string;
+  /** The expansion's budget (budget.ts); a fresh default one per file when not given. */
+  budget?: ExpansionBudget;
 }
 
-/** Iterations of one recurrence rule, kept or not: the guard against a rule that never ends. */
-const MAX_ITERATIONS_PER_SERIES = 5_000;
 const MAX_TEXT = 300;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -103,16 +105,21 @@ export function parseICalendar(bytes: Uint8Array, options: CalendarParseOptions)
     for (const c of vevents) {
       if (c.hasProperty('recurrence-id')) {
         const uid = String(c.getFirstPropertyValue('uid') ?? '');
-        exceptions.set(uid, [...(exceptions.get(uid) ?? []), c]);
+        const list = exceptions.get(uid);
+        if (list) list.push(c);
+        else exceptions.set(uid, [c]);
       } else {
         masters.push(c);
       }
     }
-    const add = (e: CalendarEntry) => {
-      if (entries.length < MAX_CALENDAR_ENTRIES) entries.push(e);
-      else truncated++;
+    /** Keeps an occurrence while the file has room; false once it is full. */
+    const add = (e: CalendarEntry): boolean => {
+      if (entries.length >= MAX_CALENDAR_ENTRIES) return false;
+      entries.push(e);
+      return true;
     };
-    for (const c of masters) {
+    const budget = options.budget ?? new ExpansionBudget();
+    for (const [index, c] of masters.entries()) {
       let event: IcalEvent;
       try {
         const uid = String(c.getFirstPropertyValue('uid') ?? '');
@@ -122,34 +129,62 @@ export function parseICalendar(bytes: Uint8Array, options: CalendarParseOptions)
         skipped++;
         continue;
       }
-      const uid = clean(event.uid) || `event-${masters.indexOf(c)}`;
-      try {
-        if (!event.isRecurring()) {
-          add(entryOf(uid, clean(event.summary), clean(event.location), event.startDate, event.endDate ?? null, false));
-          continue;
+      const uid = clean(event.uid) || `event-${index}`;
+      if (!event.isRecurring()) {
+        try {
+          if (!add(entryOf(uid, clean(event.summary), clean(event.location), event.startDate, event.endDate ?? null, false))) truncated++;
+        } catch {
+          skipped++;
         }
-        const it = event.iterator();
-        let kept = 0;
-        for (let i = 0; i < MAX_ITERATIONS_PER_SERIES; i++) {
-          const next = it.next();
-          if (!next || next.compare(until) > 0) break;
-          const details = event.getOccurrenceDetails(next);
-          if (details.endDate.compare(from) < 0) continue;
-          if (kept >= MAX_OCCURRENCES_PER_SERIES) {
-            truncated++;
-            continue;
-          }
-          kept++;
-          const item = details.item;
-          add(entryOf(uid, clean(item.summary), clean(item.location), details.startDate, details.endDate, true));
-        }
-      } catch {
-        skipped++;
+        continue;
       }
+      if (entries.length >= MAX_CALENDAR_ENTRIES) {
+        truncated++;
+        continue;
+      }
+      // Past the file's budget, a recurring event is not expanded at all: counted as not read.
+      if (budget.spent) {
+        skipped++;
+        continue;
+      }
+      const series = expandSeries(event, uid, { from, until }, budget, add);
+      if (series === 'failed') skipped++;
+      else if (series === 'cut') truncated++;
     }
   } finally {
     ICAL.TimezoneService.reset();
   }
   const name = root.getFirstPropertyValue('x-wr-calname');
   return { name: typeof name === 'string' ? clean(name) || null : null, entries, skipped, truncated };
+}
+
+/**
+ * One recurring event's occurrences in the window, through `add`, within the budget: 'cut' when
+ * the series was stopped at its occurrence limit or its budget (what it found so far is kept).
+ */
+function expandSeries(event: IcalEvent, uid: string, window: { from: Time; until: Time }, budget: ExpansionBudget, add: (e: CalendarEntry) => boolean): 'done' | 'cut' | 'failed' {
+  budget.startSeries();
+  let kept = 0;
+  try {
+    return withBudget(budget, () => {
+      // An occurrence that ends before the window is passed without its details (the costly
+      // part of a step), unless an exception could move it into the window.
+      const endsBefore = Object.keys(event.exceptions).length === 0 ? window.from.toUnixTime() - event.duration.toSeconds() : -Infinity;
+      const it = event.iterator();
+      for (;;) {
+        const next = it.next();
+        if (!next || next.compare(window.until) > 0) return 'done';
+        if (next.toUnixTime() < endsBefore) continue;
+        const details = event.getOccurrenceDetails(next);
+        if (details.endDate.compare(window.from) < 0) continue;
+        if (kept >= MAX_OCCURRENCES_PER_SERIES) return 'cut';
+        kept++;
+        const item = details.item;
+        if (!add(entryOf(uid, clean(item.summary), clean(item.location), details.startDate, details.endDate, true))) return 'cut';
+      }
+    });
+  } catch (error) {
+    if (error instanceof BudgetSpent) return 'cut';
+    return kept > 0 ? 'cut' : 'failed';
+  }
 }

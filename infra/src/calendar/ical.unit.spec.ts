@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseICalendar } from './ical';
+import { ExpansionBudget, FILE_STEPS, SERIES_STEPS } from './budget';
 
 const NOW = { now: '2026-03-01T12:00:00Z' };
 const ics = (...lines: string[]) => Buffer.from(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n'));
@@ -52,5 +53,43 @@ describe('iCalendar files', () => {
     const r = parseICalendar(ics(...event('UID:x', 'SUMMARY:no start'), ...event('UID:y', 'SUMMARY:ok', 'DTSTART;VALUE=DATE:20260301')), NOW);
     expect(r.entries.map((e) => e.uid)).toEqual(['y']);
     expect(r.skipped).toBe(1);
+  });
+
+  describe('the expansion is bounded by a budget of steps and time, decided before the work', () => {
+    const series = (n: number, rule: string, start: string) =>
+      ics(...Array.from({ length: n }, (_, i) => event(`UID:s${i}`, `SUMMARY:s${i}`, `DTSTART:${start}`, `RRULE:${rule}`)).flat());
+    const unlimitedTime = () => new ExpansionBudget({ series: SERIES_STEPS, file: FILE_STEPS, timeMs: 1e9 });
+
+    it('a rule whose parts never match (it looped without end inside ical.js) is cut at its series budget', () => {
+      const budget = unlimitedTime();
+      const r = parseICalendar(series(3, 'FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30', '20260101T000000Z'), { ...NOW, budget });
+      expect(r.entries).toEqual([]);
+      expect(r.truncated).toBe(3);
+      expect(budget.steps).toBeLessThanOrEqual(3 * (SERIES_STEPS + 1));
+    });
+
+    it('400 FREQ=SECONDLY events from 1970 (a 33 KB file that held a worker 30 s): the file budget stops the work, the rest is counted as not read', () => {
+      const file = series(400, 'FREQ=SECONDLY', '19700101T000000Z');
+      expect(file.length).toBeLessThan(60_000);
+      const budget = new ExpansionBudget({ series: SERIES_STEPS, file: 12_000, timeMs: 1e9 });
+      const r = parseICalendar(file, { ...NOW, budget });
+      expect(budget.steps).toBe(12_001);
+      expect(r.truncated + r.skipped).toBe(400);
+      expect(r.skipped).toBeGreaterThan(300);
+    });
+
+    it('the time budget stops a file whose steps are cheap enough to stay under the step budget', () => {
+      const budget = new ExpansionBudget({ series: SERIES_STEPS, file: FILE_STEPS, timeMs: 0 });
+      const r = parseICalendar(series(50, 'FREQ=SECONDLY', '19700101T000000Z'), { ...NOW, budget });
+      expect(budget.steps).toBe(256);
+      expect(r.truncated + r.skipped).toBe(50);
+    });
+
+    it('a file of ordinary weekly meetings is expanded in full within the budget', () => {
+      const r = parseICalendar(series(20, 'FREQ=WEEKLY', '20250301T090000Z'), NOW);
+      expect(r.truncated).toBe(0);
+      expect(r.skipped).toBe(0);
+      expect(r.entries).toHaveLength(20 * 105);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { importCommands, type ImportDeps } from '@paperlink/command-api';
-import { getUsers, membersOfCompany, TRANSACTION_KEYS, transactionKeyId, type TransactionKeyDoc } from '@paperlink/projections';
+import { getUsers, membersOfCompany, TRANSACTION_KEYS, TRANSACTIONS, transactionKeyId, type TransactionKeyDoc } from '@paperlink/projections';
 import type { ReadStore } from '@paperlink/domain';
 import type { Feature, Kernel } from '../boot/feature';
 
@@ -21,6 +21,18 @@ async function existingKeys(store: ReadStore, companyId: string, keys: string[])
   return held;
 }
 
+/** The same, counting only one member's transactions (a non-admin's import: ADR 0005). */
+async function ownKeys(store: ReadStore, companyId: string, userId: string, keys: string[]): Promise<Map<string, number>> {
+  const held = new Map<string, number>();
+  const transactions = store.collection(TRANSACTIONS);
+  const distinct = [...new Set(keys)];
+  for (let i = 0; i < distinct.length; i += KEYS_PER_TURN) {
+    const docs = await transactions.find({ companyId, userId, dedupKey: { $in: distinct.slice(i, i + KEYS_PER_TURN) } }, { hint: ['companyId', 'userId'] });
+    for (const d of docs) held.set(d.dedupKey as string, (held.get(d.dedupKey as string) ?? 0) + 1);
+  }
+  return held;
+}
+
 const importDeps = (k: Kernel): ImportDeps => ({
   bus: k.bus,
   members: async (companyId) => {
@@ -28,10 +40,10 @@ const importDeps = (k: Kernel): ImportDeps => ({
     const users = await getUsers(k.readStore, memberships.map((m) => m.userId));
     return memberships.flatMap((m) => {
       const u = users.get(m.userId);
-      return u ? [{ userId: m.userId, firstName: u.firstName, lastName: u.lastName, role: m.role }] : [];
+      return u ? [{ userId: m.userId, firstName: u.firstName, lastName: u.lastName, role: m.role, statementNames: m.statementNames ?? [] }] : [];
     });
   },
-  existingKeys: (companyId, keys) => existingKeys(k.readStore, companyId, keys),
+  existingKeys: (companyId, keys, ownerId) => (ownerId === undefined ? existingKeys(k.readStore, companyId, keys) : ownKeys(k.readStore, companyId, ownerId, keys)),
   parsers: k.cpu.parsers,
   maxRows: k.config.MAX_IMPORT_ROWS,
   answerWaitRows: k.config.IMPORT_ANSWER_WAIT_ROWS,

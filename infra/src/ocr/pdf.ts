@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { receiptFileError } from '@paperlink/domain';
+import { PdfTooComplexError } from '../receipts/pdf-budget';
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
@@ -21,6 +22,12 @@ export interface RenderOptions {
    * resolution is rendered at a lower one, so no page costs more than this whatever its size.
    */
   maxPixels?: number;
+  /**
+   * Wall time the drawing of all pages may take, in ms (default 20 s, under the pool's 30 s
+   * limit): pdfjs is stopped between its slices of work and the file refused (422
+   * `pdf_too_complex`), so a page of a million cheap operators costs its budget, not its size.
+   */
+  timeMs?: number;
 }
 
 /** Size of a page in points (1/72 in), as pdfjs will lay it out (rotation and UserUnit applied). */
@@ -37,6 +44,7 @@ const MAX_RENDER_SIDE = 16_384;
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const asset = (folder: string): string => `${join(PDFJS_DIR, folder)}/`;
 const MIN_DPI = 72;
+const DEFAULT_RENDER_MS = 20_000;
 const MAX_DPI = 400;
 
 /** The text of each page, lines rebuilt from the positioned text items (top to bottom). */
@@ -70,9 +78,10 @@ export async function renderPdfPages(bytes: Uint8Array, options: RenderOptions =
   const dpi = Math.min(MAX_DPI, Math.max(MIN_DPI, options.dpi ?? 250));
   const maxPages = Math.max(1, options.maxPages ?? 3);
   const maxPixels = Math.max(10_000, options.maxPixels ?? MAX_RENDER_PIXELS);
+  const deadline = performance.now() + (options.timeMs ?? DEFAULT_RENDER_MS);
   return withDocument(bytes, async (doc) => {
     const out: Buffer[] = [];
-    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) out.push(await renderPage(doc, await doc.getPage(n), dpi, maxPixels));
+    for (let n = 1; n <= Math.min(doc.numPages, maxPages); n++) out.push(await renderPage(doc, await doc.getPage(n), dpi, maxPixels, deadline));
     return out;
   });
 }
@@ -135,7 +144,7 @@ async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) =
   }
 }
 
-async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi: number, maxPixels: number): Promise<Buffer> {
+async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi: number, maxPixels: number, deadline: number): Promise<Buffer> {
   const viewport = page.getViewport({ scale: renderScale(page.getViewport({ scale: 1 }), dpi, maxPixels) });
   const factory = doc.canvasFactory as CanvasFactory;
   const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
@@ -143,7 +152,17 @@ async function renderPage(doc: PDFDocumentProxy, page: PDFPageProxy, dpi: number
     // White first: scans are opaque, but a transparent page would OCR as black on black.
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, canvas.width, canvas.height);
-    await page.render({ canvas: null, canvasContext: context as unknown as RenderContext, viewport }).promise;
+    const task = page.render({ canvas: null, canvasContext: context as unknown as RenderContext, viewport });
+    let late = false;
+    // Called between pdfjs's slices of drawing and as each parsed chunk arrives.
+    task.onContinue = (next: () => void) => {
+      if (performance.now() <= deadline) return next();
+      late = true;
+      task.cancel();
+    };
+    await task.promise.catch((error: unknown) => {
+      throw late ? new PdfTooComplexError() : error;
+    });
     return canvas.toBuffer('image/png');
   } finally {
     page.cleanup();

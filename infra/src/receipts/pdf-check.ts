@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { ValidationError } from '@paperlink/domain';
 import { pdfPageSizes, pdfText, renderPdfPages } from '../ocr/pdf';
+import { checkPdfWeight } from './pdf-budget';
 
 /** Pages looked at, and the resolution: enough to see whether anything is printed on them. */
 const PAGES = 3;
@@ -9,6 +10,8 @@ const DPI = 40;
 const BLANK_STDEV = 1.5;
 /** Pixels per page of the check's rendering (40 dpi of a letter page is about 0.2 million). */
 const CHECK_PIXELS = 2_000_000;
+/** The check's drawing takes at most this long. */
+const CHECK_TIME_MS = 5_000;
 /**
  * The longest side a receipt's page may have: 100 inches (2.54 m), longer than any till roll
  * or invoice. PDF allows 200 inches (and more with UserUnit); such a page is a trap, not a receipt.
@@ -26,6 +29,8 @@ export const PDF_WITHOUT_CONTENT = 'This PDF has no text and nothing printed on 
  * refused by the PDF reader itself.
  */
 export async function checkPdfHasContent(bytes: Uint8Array): Promise<void> {
+  // What the streams decompress to, before pdfjs parses any of them (pdf-budget.ts).
+  checkPdfWeight(bytes);
   // Page sizes first, from the page dictionaries: an absurd page is refused before anything is drawn.
   for (const { width, height } of await pdfPageSizes(bytes)) {
     if (Math.max(width, height) > MAX_PAGE_SIDE_PT) {
@@ -35,7 +40,7 @@ export async function checkPdfHasContent(bytes: Uint8Array): Promise<void> {
   }
   const text = (await pdfText(bytes)).join('');
   if (/[\p{L}\p{N}]/u.test(text)) return;
-  for (const page of await renderPdfPages(bytes, { dpi: DPI, maxPages: PAGES, maxPixels: CHECK_PIXELS })) {
+  for (const page of await renderPdfPages(bytes, { dpi: DPI, maxPages: PAGES, maxPixels: CHECK_PIXELS, timeMs: CHECK_TIME_MS })) {
     const { channels } = await sharp(page).flatten({ background: '#ffffff' }).greyscale().stats();
     if ((channels[0]?.stdev ?? 0) >= BLANK_STDEV) return;
   }

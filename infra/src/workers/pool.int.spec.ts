@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '@paperlink/domain';
 import { loadsPdfjs, TaskTimeoutError, WorkerPool } from './pool';
+import { asOwner } from './owner';
 
 describe('the worker pool', () => {
   const pool = new WorkerPool({ size: 2 });
@@ -117,5 +118,43 @@ describe('the worker pool', () => {
       options: {},
     });
     expect(proposals.map((p) => p.transactionId)).toContain('t234');
+  });
+
+  describe('shared fairly between companies', () => {
+    it('a company runs at most all but one worker: another company\'s task starts at once behind its burst', async () => {
+      const p = new WorkerPool({ size: 2 });
+      try {
+        // Warm both workers, so the measure is the queue, not a thread's start.
+        await Promise.all([p.run('spin', { ms: 1 }), p.run('spin', { ms: 1 })]);
+        const started = performance.now();
+        const burst = Array.from({ length: 4 }, () => asOwner('company:a', () => p.run('spin', { ms: 300 })));
+        await new Promise((r) => setTimeout(r, 20));
+        const quiet = await asOwner('company:b', async () => {
+          await p.run('spin', { ms: 20 });
+          return performance.now() - started;
+        });
+        await Promise.all(burst);
+        const busy = performance.now() - started;
+        // B did not wait for A's tasks (with one queue it waited for two of them, 600 ms or more).
+        expect(quiet).toBeLessThan(busy / 3);
+      } finally {
+        await p.close();
+      }
+    });
+
+    it('free workers serve the companies in turn, each in its own order', async () => {
+      const p = new WorkerPool({ size: 1 });
+      try {
+        await p.run('spin', { ms: 1 });
+        const order: string[] = [];
+        const send = (owner: string, n: number) => asOwner(owner, () => p.run('spin', { ms: 5 }).then(() => order.push(`${owner.slice(-1)}${n}`)));
+        const blocker = p.run('spin', { ms: 100 });
+        const all = [1, 2, 3].map((n) => send('company:a', n)).concat([1, 2].map((n) => send('company:b', n)), [send('company:c', 1)]);
+        await Promise.all([blocker, ...all]);
+        expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+      } finally {
+        await p.close();
+      }
+    });
   });
 });

@@ -2,7 +2,10 @@
  * A small pool of worker threads for CPU-heavy steps (CSV parsing, PDF checks and rendering,
  * thumbnails), so that one company's large file never holds the request thread.
  *
- * - Workers start on first use, up to `size`; tasks wait in a FIFO queue for a free worker.
+ * - Workers start on first use, up to `size`. Tasks wait in a queue per owner (the company a
+ *   request or job acts for, owner.ts), and free workers serve the owners in turn; an owner runs
+ *   at most `perOwner` tasks at once (all but one worker by default), so a worker is always left
+ *   for another company however much one company sends.
  * - A task that runs longer than its time limit, or whose worker dies (out of memory), has its
  *   worker terminated and replaced; the caller gets a typed error, never a hung request.
  * - Errors thrown in a worker come back as the same AppError (status, code, message, details).
@@ -17,6 +20,7 @@ import { AppError } from '@paperlink/domain';
 import type { TaskInput, TaskName, TaskOutput } from './tasks';
 import type { FromWorker, SerializedError, ToWorker } from './protocol';
 import { PART_ITEMS } from './protocol';
+import { currentOwner, SYSTEM_OWNER } from './owner';
 
 export interface WorkerPoolOptions {
   /** Worker threads at most. */
@@ -33,10 +37,13 @@ export interface WorkerPoolOptions {
   idleMs?: number;
   /** The same for a worker that reads PDFs (pdfjs loaded: about 150 MB a worker). Default 5 s. */
   pdfIdleMs?: number;
+  /** Tasks one owner (a company) may run at once. Default `size - 1` (at least 1). */
+  perOwner?: number;
 }
 
 interface Pending {
   id: number;
+  owner: string;
   task: TaskName;
   input: unknown;
   transfer: ArrayBuffer[];
@@ -87,7 +94,10 @@ export class TaskTimeoutError extends AppError {
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly idle: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  /** Waiting tasks by owner, in the order owners are served (an owner goes to the back when served). */
+  private readonly queues = new Map<string, Pending[]>();
+  /** Tasks running now, by owner. */
+  private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
 
@@ -101,7 +111,14 @@ export class WorkerPool {
 
   /** Tasks waiting for a worker (not counting the running ones). */
   get waiting(): number {
-    return this.queue.length;
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  /** Tasks one owner may run at once (work of no request or job, the product's own, is not capped). */
+  private capOf(owner: string): number {
+    return owner === SYSTEM_OWNER ? Infinity : this.options.perOwner ?? Math.max(1, this.options.size - 1);
   }
 
   /** Workers running now (busy or idle). */
@@ -128,9 +145,13 @@ export class WorkerPool {
       }
       rest = copy;
     }
+    const owner = currentOwner();
     return new Promise<TaskOutput<K>>((resolve, reject) => {
-      this.queue.push({
+      let queue = this.queues.get(owner);
+      if (!queue) this.queues.set(owner, (queue = []));
+      queue.push({
         id: this.nextId++,
+        owner,
         task,
         input: rest,
         inputParts: parts,
@@ -145,11 +166,13 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('the worker pool is closed'));
+    for (const q of this.queues.values()) for (const p of q.splice(0)) p.reject(new Error('the worker pool is closed'));
+    this.queues.clear();
     await Promise.all(this.slots.splice(0).map(async (slot) => {
       clearTimeout(slot.idleTimer);
       if (slot.current) {
         clearTimeout(slot.current.timer);
+        this.finished(slot.current);
         slot.current.reject(new Error('the worker pool is closed'));
         slot.current = undefined;
       }
@@ -159,14 +182,18 @@ export class WorkerPool {
   }
 
   /**
-   * The task at the head of the queue (FIFO) takes a free worker of its kind: one that reads a
-   * PDF takes a worker started with pdfjs, or starts one (in place of an idle plain worker when
-   * the pool is full); any other task takes a plain worker first, a pdfjs one if that is all
-   * that is free.
+   * The next owner in turn with a task waiting and room under `perOwner` gives its oldest task a
+   * free worker of its kind: one that reads a PDF takes a worker started with pdfjs, or starts
+   * one (in place of an idle plain worker when the pool is full); any other task takes a plain
+   * worker first, a pdfjs one if that is all that is free. (Whenever any worker is free or can
+   * start, every task can have one, so the turn never skips an owner for lack of its kind.)
    */
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const next = this.queue[0]!;
+    for (;;) {
+      const owner = this.nextOwner();
+      if (owner === undefined) return;
+      const queue = this.queues.get(owner)!;
+      const next = queue[0]!;
       const pdf = loadsPdfjs(next.task, next.input);
       let slot = this.takeIdle((s) => s.pdfjs === pdf) ?? (pdf ? undefined : this.takeIdle(() => true));
       if (!slot && this.slots.length >= this.options.size && pdf) {
@@ -176,9 +203,28 @@ export class WorkerPool {
       if (!slot && this.slots.length < this.options.size) slot = this.spawn(pdf);
       if (!slot) return;
       clearTimeout(slot.idleTimer);
-      this.queue.shift();
+      queue.shift();
+      // Served: to the back of the turn (or out of it, with nothing left to wait).
+      this.queues.delete(owner);
+      if (queue.length > 0) this.queues.set(owner, queue);
+      this.running.set(owner, (this.running.get(owner) ?? 0) + 1);
       this.start(slot, next);
     }
+  }
+
+  /** The first owner in turn with a waiting task and room to run it. */
+  private nextOwner(): string | undefined {
+    for (const [owner, queue] of this.queues) {
+      if (queue.length > 0 && (this.running.get(owner) ?? 0) < this.capOf(owner)) return owner;
+    }
+    return undefined;
+  }
+
+  /** A task has ended (done, failed, stopped or its worker lost): its owner's count goes down. */
+  private finished(task: Pending): void {
+    const n = (this.running.get(task.owner) ?? 1) - 1;
+    if (n > 0) this.running.set(task.owner, n);
+    else this.running.delete(task.owner);
   }
 
   /** The most recently idle worker that `fits`, taken off the idle list. */
@@ -211,6 +257,7 @@ export class WorkerPool {
     current.timer = setTimeout(() => {
       if (slot.current !== current) return;
       slot.current = undefined;
+      this.finished(current);
       current.reject(new TaskTimeoutError(Math.round(current.timeoutMs / 1000), current.task));
       this.retire(slot);
     }, current.timeoutMs);
@@ -242,6 +289,7 @@ export class WorkerPool {
     }
     clearTimeout(current.timer);
     slot.current = undefined;
+    this.finished(current);
     if (message.kind === 'done') {
       const value = message.value as Record<string, unknown>;
       for (const [field, items] of current.parts) value[field] = items;
@@ -284,6 +332,7 @@ export class WorkerPool {
     slot.current = undefined;
     if (current) {
       clearTimeout(current.timer);
+      this.finished(current);
       const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       current.reject(outOfMemory
         ? new AppError(413, 'file_too_large', 'This file needs more memory to read than a single file may use. Split it into smaller files.')

@@ -8,6 +8,7 @@ import { pdfText, renderPdfPages } from '../ocr/pdf';
 import type { RenderOptions } from '../ocr/pdf';
 import type { LineReading } from '../ocr/line-reread';
 import { checkPdfHasContent } from '../receipts/pdf-check';
+import { checkPdfWeight } from '../receipts/pdf-budget';
 import { printCopy, thumbnail } from '../receipts/thumbnail';
 import { AI_LEARNING_TASKS } from '../ai/learning-tasks';
 import { parseICalendar } from '../calendar/ical';
@@ -30,9 +31,15 @@ export const TASKS = {
     await checkPdfHasContent(bytes);
     return null;
   },
-  pdfText: ({ bytes }: { bytes: Uint8Array }): Promise<string[]> => pdfText(bytes),
-  renderPdf: async ({ bytes, options }: { bytes: Uint8Array; options: RenderOptions }): Promise<Uint8Array[]> =>
-    (await renderPdfPages(bytes, options)).map(own),
+  /** OCR's steps weigh the file first, as the upload does: files stored before that check are read too. */
+  pdfText: ({ bytes }: { bytes: Uint8Array }): Promise<string[]> => {
+    checkPdfWeight(bytes);
+    return pdfText(bytes);
+  },
+  renderPdf: async ({ bytes, options }: { bytes: Uint8Array; options: RenderOptions }): Promise<Uint8Array[]> => {
+    checkPdfWeight(bytes);
+    return (await renderPdfPages(bytes, options)).map(own);
+  },
   thumbnail: async ({ bytes, kind }: { bytes: Uint8Array; kind: 'jpeg' | 'png' | 'pdf' }): Promise<Uint8Array> => own(await thumbnail(asBuffer(bytes), kind)),
   /** A receipt's print copy for PDF reports (ADR 0018), made once when the receipt is read. */
   printCopy: async ({ bytes }: { bytes: Uint8Array }): Promise<Uint8Array> => own(await printCopy(asBuffer(bytes))),

@@ -20,6 +20,8 @@ export interface MembershipDoc extends Doc {
   userId: string;
   role: Role;
   joinedAt: string;
+  /** The names the member's card lines carry, as an admin set them (imports assign by these only). */
+  statementNames?: string[];
 }
 
 export const membershipId = (companyId: string, userId: string) => `${companyId}:${userId}`;
@@ -35,6 +37,7 @@ export function evolveCompany(doc: CompanyDoc | null, event: CompanyEvent, occur
     case 'MemberRemoved':
       return doc && { ...doc, userCount: Math.max(0, doc.userCount - 1), updatedAt: occurredAt };
     case 'MemberRoleChanged':
+    case 'MemberStatementNamesSet':
       return doc;
   }
 }
@@ -42,11 +45,13 @@ export function evolveCompany(doc: CompanyDoc | null, event: CompanyEvent, occur
 export function evolveMembership(doc: MembershipDoc | null, event: CompanyEvent): MembershipDoc | null {
   switch (event.type) {
     case 'MemberJoined':
-      return { _id: membershipId(event.data.companyId, event.data.userId), companyId: event.data.companyId, userId: event.data.userId, role: event.data.role, joinedAt: event.data.joinedAt };
+      return { _id: membershipId(event.data.companyId, event.data.userId), companyId: event.data.companyId, userId: event.data.userId, role: event.data.role, joinedAt: event.data.joinedAt, ...(event.data.statementNames ? { statementNames: event.data.statementNames } : {}) };
     case 'MemberRoleChanged':
       return doc && { ...doc, role: event.data.role };
     case 'MemberRemoved':
       return null;
+    case 'MemberStatementNamesSet':
+      return doc && { ...doc, statementNames: event.data.names };
     default:
       return doc;
   }
@@ -57,7 +62,7 @@ export const companiesProjection: Projection = {
   // 2: revision (the company stream's, for ETag / If-Match).
   version: 2,
   collections: { [COMPANIES]: [], [MEMBERSHIPS]: [['companyId'], ['userId']] },
-  handles: new Set(['CompanyRegistered', 'CompanyUpdated', 'MemberJoined', 'MemberRoleChanged', 'MemberRemoved']),
+  handles: new Set(['CompanyRegistered', 'CompanyUpdated', 'MemberJoined', 'MemberRoleChanged', 'MemberRemoved', 'MemberStatementNamesSet']),
   async apply(event: RecordedEvent, view) {
     const e = event as unknown as CompanyEvent;
     const own = event.streamId === companyStream(e.data.companyId);

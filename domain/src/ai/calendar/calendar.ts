@@ -29,9 +29,15 @@ export interface CalendarEntry {
 export interface ParsedCalendar {
   name: string | null;
   entries: CalendarEntry[];
-  /** Events that could not be read (no start, a broken rule), counted. */
+  /**
+   * Events that could not be read (no start, a broken rule), counted, and recurring events not
+   * expanded once the file's expansion budget was spent (infra/src/calendar/budget.ts).
+   */
   skipped: number;
-  /** Occurrences left out past the limits (per file, per recurring series). */
+  /**
+   * Events left out or cut short past the limits: an event past the file's limit counts one, and
+   * so does a recurring series stopped at its occurrence limit or its budget.
+   */
   truncated: number;
 }
 
