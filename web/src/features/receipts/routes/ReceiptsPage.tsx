@@ -89,8 +89,10 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
     }
     if (accepted.length > 0) void uploadAll(accepted);
   };
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  // The zone is a labelled region for the mouse; the keyboard uses the real button inside it.
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
+    noKeyboard: true,
     multiple: true,
     disabled: uploading,
     maxSize: RECEIPT_MAX_BYTES,
@@ -136,10 +138,11 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
         {isAdmin && <button type="button" className="btn" aria-expanded={showFilters} aria-controls="receipt-filters" onClick={() => setShowFilters((s) => !s)}>{showFilters ? 'Hide Filters' : 'Show Filters'}</button>}
       </div>
 
-      {canWrite && <div {...getRootProps({ className: `dropzone card${isDragActive ? ' active' : ''}${uploading ? ' disabled' : ''}`, 'aria-label': 'Receipt drop zone' })}>
+      {canWrite && <div {...getRootProps({ className: `dropzone card${isDragActive ? ' active' : ''}${uploading ? ' disabled' : ''}`, role: 'region', 'aria-label': 'Receipt drop zone' })}>
         <input {...getInputProps({ 'aria-label': 'Choose receipt files' })} data-testid="receipt-input" />
         <p>{isDragActive ? 'Drop the receipts here' : 'Drag and drop receipts here, or click to choose them'}</p>
         <p className="muted">JPG, PNG or PDF, up to 10MB each. Several at once is fine.</p>
+        <button type="button" className="btn" disabled={uploading} onClick={(e) => { e.stopPropagation(); open(); }}>Choose receipts</button>
       </div>}
       {uploads.length > 0 && (
         <ul className="card upload-list" aria-label="Uploads">
