@@ -10,9 +10,9 @@ import { registerAccount, type Account, type Api } from '../support/harness';
 import { BANK_CSV, labels, RECEIPTS_DEV } from '../support/labelled-reader';
 import { browserSuite, launch, shot } from '../e2e-support/browser';
 
-const NAME = 'accessibility: axe-core (WCAG 2.0/2.1/2.2 A and AA) on every route and modal as an admin with data; one dialog that keeps and returns focus; skip link, page titles, focus on the heading';
+const NAME = 'accessibility and the review queue: axe-core (WCAG 2.0/2.1/2.2 A and AA) on every route and modal as an admin with data; one dialog that keeps and returns focus; skip link, page titles, focus on the heading';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ROUTES = ['/dashboard', '/transactions', '/receipts', '/matches', '/import', '/exports', '/profile', '/company-settings', '/master-data-settings', '/settings', '/ai-dashboard', '/llm-test', '/system'];
+const ROUTES = ['/dashboard', '/transactions', '/receipts', '/matches', '/review', '/import', '/exports', '/profile', '/company-settings', '/master-data-settings', '/settings', '/ai-dashboard', '/llm-test', '/system'];
 
 /** Runs axe in the page (plain JavaScript: the tests compile without the DOM's types); one line per violating node. */
 const RUN_AXE = `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] }, resultTypes: ['violations'] })
@@ -29,7 +29,7 @@ browserSuite(NAME, () => {
   let browser: Browser;
   let ada: Account;
   const truth = JSON.parse(readFileSync(join(BANK_CSV, 'chase.truth.json'), 'utf8')) as Truth;
-  const picked = labels.filter((l) => truth.receipt_to_transaction[l.id]).slice(0, 2);
+  const picked = labels.filter((l) => truth.receipt_to_transaction[l.id]).slice(0, 10);
 
   beforeAll(async () => {
     server = await startServerProcess({ DATA_DIR: dir, OCR_WORKERS: '2' });
@@ -126,6 +126,48 @@ browserSuite(NAME, () => {
         await dialog.waitFor({ state: 'detached' });
         expect(await button.evaluate((b) => b === (b.ownerDocument as unknown as { activeElement: unknown }).activeElement), `${name}: focus back on its button`).toBe(true);
       }
+      await page.context().close();
+    }, 240_000);
+
+    it('the review queue: ten pending matches worked through with the keyboard alone, focus staying in the queue; ? lists the shortcuts', async () => {
+      const page = await signIn();
+      const queue = page.getByTestId('review-queue');
+      const left = page.getByTestId('queue-left');
+      const focusInQueue = () => page.evaluate<boolean>('!!document.querySelector(\'[data-testid="review-queue"]\')?.contains(document.activeElement)');
+      const leftCount = async () => Number(/^(\d+) left/.exec((await left.textContent()) ?? '')?.[1] ?? 0);
+      await page.goto(`${server.url}/review`);
+      await queue.waitFor();
+      await expect.poll(focusInQueue, { message: 'the queue takes focus on arrival' }).toBe(true);
+      const start = await leftCount();
+      expect(start).toBeGreaterThanOrEqual(10);
+      // ? opens the list of shortcuts in the dialog; Escape gives the focus back to the queue.
+      await page.keyboard.press('?');
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await help.waitFor();
+      expect(await help.textContent()).toContain('Confirm this match');
+      await axe(page, 'review queue shortcuts');
+      await page.keyboard.press('Escape');
+      await help.waitFor({ state: 'detached' });
+      expect(await focusInQueue()).toBe(true);
+      // Next and previous.
+      await page.keyboard.press('n');
+      await expect.poll(() => left.textContent()).toMatch(/match 2 of/);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => left.textContent()).toMatch(/match 1 of/);
+      // Ten decisions, confirm and reject in turn, the count going down by one each time.
+      const decided: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        decided.push((await page.getByTestId('queue-item').getAttribute('data-match-id'))!);
+        await page.keyboard.press(i % 3 === 2 ? 'r' : 'c');
+        await expect.poll(leftCount, { message: `decision ${i + 1}` }).toBe(start - i - 1);
+        expect(await focusInQueue(), `focus after decision ${i + 1}`).toBe(true);
+      }
+      expect(new Set(decided).size).toBe(10);
+      await shot(page, 'review-queue-after-ten');
+      // The server holds the decisions.
+      const confirmed = (await request(server.url).get('/api/matches?status=confirmed&limit=50').set(ada.headers())).body as Array<{ id: string }>;
+      const confirmedIds = new Set((Array.isArray(confirmed) ? confirmed : []).map((m) => m.id));
+      expect(decided.filter((_id, i) => i % 3 !== 2).every((id) => confirmedIds.has(id))).toBe(true);
       await page.context().close();
     }, 240_000);
   });
