@@ -125,7 +125,7 @@ browserSuite(NAME, () => {
       const panel = page.getByTestId('history-panel');
       await expect.poll(() => panel.getByTestId('history-entry').count(), { timeout: 15_000 }).toBe(2);
       expect((await panel.getByTestId('history-entry').allTextContents()).join(' ')).toContain('Ada Test · admin');
-      await panel.getByRole('button', { name: 'Close' }).click();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
     });
 
     it('shows the transactions as of a moment before the change, with the banner', async () => {
@@ -148,7 +148,7 @@ browserSuite(NAME, () => {
       await dialog.getByRole('heading', { name: 'audited-receipt.jpg' }).waitFor();
       expect(await writeControls(page)).toEqual([]);
       expect(await dialog.locator('input:not([readonly])').count()).toBe(0);
-      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
       await visit('/matches', 'Pending (');
       expect(await writeControls(page)).toEqual([]);

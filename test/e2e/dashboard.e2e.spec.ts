@@ -115,7 +115,8 @@ browserSuite(NAME, () => {
     const res = await answer;
     expect(res.request().postDataJSON()).toEqual({ threshold: 70 });
     const { matched } = (await res.json()) as { matched: number };
-    await toast(page, `Auto-matched ${matched} receipts!`);
+    // Green only when something was matched.
+    await toast(page, matched > 0 ? `Auto-matched ${matched} receipt${matched === 1 ? '' : 's'}!` : 'Auto-match found no new match');
   }
 
   /** The overview cards against the lists this person can read. */

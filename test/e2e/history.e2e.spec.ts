@@ -78,7 +78,7 @@ browserSuite(NAME, () => {
       expect(corrected).toContain(edited.description);
       expect(corrected).toContain('Corrected in the browser test');
       await shot(page, '17-history-panel-transaction');
-      await panel.getByRole('button', { name: 'Close' }).click();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
       await expect.poll(() => panel.count()).toBe(0);
     });
 
@@ -95,7 +95,7 @@ browserSuite(NAME, () => {
       expect(uploaded).toContain('Upload of history-receipt.jpg (image/jpeg');
       expect(uploaded).toContain('Ada Admin · admin');
       await shot(page, '17-history-panel-receipt');
-      await panel.getByRole('button', { name: 'Close' }).click();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
     });
 
     it('shows the list as of a moment before the correction, with a banner, and goes back to today', async () => {

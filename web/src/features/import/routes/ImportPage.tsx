@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { toastImport } from '../../../lib/outcome-toasts';
 import { errorMessage } from '../../../lib/api-client';
 import { useCanWrite } from '../../../lib/roles';
 import { useImportStatement } from '../api/queries';
@@ -47,11 +48,13 @@ export function ImportPage() {
         return;
       }
       setPhase({ kind: 'done', result: outcome.result });
-      toast.success(`Import completed! ${outcome.result.imported} transactions imported`);
+      toastImport(outcome.result.imported, outcome.result.alreadyImported === true);
     } catch (e) {
       setPhase({ kind: 'idle' });
-      setError(errorMessage(e, 'Error importing transactions'));
-      toast.error('Error importing transactions');
+      // The server's reason and the file's name, in the page and in the toast.
+      const reason = `${file.name}: ${errorMessage(e, 'Error importing transactions')}`;
+      setError(reason);
+      toast.error(reason);
     }
   };
 

@@ -62,7 +62,7 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
     setUploads(files.map((f) => ({ name: f.name, progress: 0, state: 'waiting' })));
     const set = (i: number, patch: Partial<UploadRow>) => setUploads((rows) => rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
     let ok = 0;
-    let failed = 0;
+    const failed: string[] = [];
     // Spec section 4: one call per file, one after another.
     for (const [i, file] of files.entries()) {
       set(i, { state: 'uploading' });
@@ -71,13 +71,15 @@ export function ReceiptsPage({ rowActions }: { rowActions?: (r: Receipt) => Reac
         set(i, { state: 'done', progress: 1, ...(r.duplicate ? { message: 'Uploaded; the same file was uploaded before' } : {}) });
         ok++;
       } catch (e) {
-        failed++;
-        set(i, { state: 'error', message: errorMessage(e, 'Upload failed') });
+        const reason = errorMessage(e, 'Upload failed');
+        failed.push(`${file.name}: ${reason}`);
+        set(i, { state: 'error', message: reason });
       }
     }
     setUploading(false);
     if (ok > 0) toast.success(`${ok} receipt(s) uploaded successfully`);
-    if (failed > 0) toast.error('Error uploading receipts');
+    // Each failed file by name with the server's reason (a fake .jpg says why it was refused).
+    if (failed.length > 0) toast.error(`Not uploaded: ${failed.join('; ')}`);
     setPage(1);
     await writes.refresh();
   };
