@@ -129,6 +129,7 @@ browserSuite(NAME, () => {
     });
 
     it('shows the transactions as of a moment before the change, with the banner', async () => {
+      await page.getByRole('button', { name: 'Audit view' }).click();
       await page.getByLabel('Show as of').fill(localValue(afterImport));
       await page.getByRole('button', { name: 'Show', exact: true }).click();
       await page.getByTestId('as-of-banner').waitFor();

@@ -102,6 +102,7 @@ browserSuite(NAME, () => {
       await page.goto(`${server.url}/transactions`);
       await page.getByTestId(`tx-${edited.id}`).waitFor();
       expect(await page.getByTestId('as-of-banner').count()).toBe(0);
+      await page.getByRole('button', { name: 'Audit view' }).click();
       await page.getByLabel('Show as of').fill(localValue(between));
       await page.getByRole('button', { name: 'Show', exact: true }).click();
       const banner = page.getByTestId('as-of-banner');
