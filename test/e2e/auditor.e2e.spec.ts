@@ -125,10 +125,11 @@ browserSuite(NAME, () => {
       const panel = page.getByTestId('history-panel');
       await expect.poll(() => panel.getByTestId('history-entry').count(), { timeout: 15_000 }).toBe(2);
       expect((await panel.getByTestId('history-entry').allTextContents()).join(' ')).toContain('Ada Test · admin');
-      await panel.getByRole('button', { name: 'Close' }).click();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
     });
 
     it('shows the transactions as of a moment before the change, with the banner', async () => {
+      await page.getByRole('button', { name: 'Audit view' }).click();
       await page.getByLabel('Show as of').fill(localValue(afterImport));
       await page.getByRole('button', { name: 'Show', exact: true }).click();
       await page.getByTestId('as-of-banner').waitFor();
@@ -148,7 +149,7 @@ browserSuite(NAME, () => {
       await dialog.getByRole('heading', { name: 'audited-receipt.jpg' }).waitFor();
       expect(await writeControls(page)).toEqual([]);
       expect(await dialog.locator('input:not([readonly])').count()).toBe(0);
-      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
       await visit('/matches', 'Pending (');
       expect(await writeControls(page)).toEqual([]);

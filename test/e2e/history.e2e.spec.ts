@@ -78,7 +78,7 @@ browserSuite(NAME, () => {
       expect(corrected).toContain(edited.description);
       expect(corrected).toContain('Corrected in the browser test');
       await shot(page, '17-history-panel-transaction');
-      await panel.getByRole('button', { name: 'Close' }).click();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
       await expect.poll(() => panel.count()).toBe(0);
     });
 
@@ -95,13 +95,14 @@ browserSuite(NAME, () => {
       expect(uploaded).toContain('Upload of history-receipt.jpg (image/jpeg');
       expect(uploaded).toContain('Ada Admin · admin');
       await shot(page, '17-history-panel-receipt');
-      await panel.getByRole('button', { name: 'Close' }).click();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
     });
 
     it('shows the list as of a moment before the correction, with a banner, and goes back to today', async () => {
       await page.goto(`${server.url}/transactions`);
       await page.getByTestId(`tx-${edited.id}`).waitFor();
       expect(await page.getByTestId('as-of-banner').count()).toBe(0);
+      await page.getByRole('button', { name: 'Audit view' }).click();
       await page.getByLabel('Show as of').fill(localValue(between));
       await page.getByRole('button', { name: 'Show', exact: true }).click();
       const banner = page.getByTestId('as-of-banner');

@@ -18,6 +18,7 @@ const ImportPage = lazy(() => import('../features/import/routes/ImportPage'));
 const MasterDataPage = lazy(() => import('../features/masterdata/routes/MasterDataPage'));
 const ReceiptsPage = lazy(() => import('./HistoryRoutes').then((m) => ({ default: m.ReceiptsRoute })));
 const MatchesPage = lazy(() => import('./HistoryRoutes').then((m) => ({ default: m.MatchesRoute })));
+const ReviewQueuePage = lazy(() => import('../features/matches/routes/ReviewQueuePage'));
 const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
 const ExportsPage = lazy(() => import('../features/exports/routes/ExportsPage'));
 const AiDashboardPage = lazy(() => import('../features/ai/routes/AiDashboardPage'));
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
       { path: '/transactions', element: <TransactionsPage /> },
       { path: '/receipts', element: <ReceiptsPage /> },
       { path: '/matches', element: <MatchesPage /> },
+      { path: '/review', element: <ReviewQueuePage /> },
       { path: '/import', element: <ImportPage /> },
       { path: '/exports', element: <ExportsPage /> },
       { path: '/profile', element: <ProfilePage /> },

@@ -8,6 +8,7 @@ import { useAsOf } from '../lib/as-of';
 import { AsOfBar } from '../features/history/components/AsOfBar';
 import { ReadOnlyNotice } from '../components/ReadOnlyNotice';
 import { ReadSideNotice } from '../components/ReadSideNotice';
+import { usePageFocus } from './page-focus';
 
 /** The shell: navigation and the page. A company switch remounts the page, so it loads that company's data. */
 export function Layout() {
@@ -16,11 +17,13 @@ export function Layout() {
   const asOf = useAsOf((s) => s.asOf);
   const main = useRef<HTMLDivElement>(null);
   useStackedTables(main);
+  usePageFocus();
   return (
     <>
+      <a className="skip-link" href="#main-content">Skip to content</a>
       <NavBar />
       <div ref={main}>
-      <main className="content" key={`${companyId ?? 'none'}|${asOf ?? 'now'}`}>
+      <main className="content" id="main-content" tabIndex={-1} key={`${companyId ?? 'none'}|${asOf ?? 'now'}`}>
         <ReadOnlyNotice />
         <ReadSideNotice />
         <AsOfBar />

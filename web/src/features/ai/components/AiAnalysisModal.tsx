@@ -5,7 +5,7 @@ import { Spinner } from '../../../components/Spinner';
 import { useAnalysis } from '../api/queries';
 import { AnalysisSections } from './AnalysisSections';
 import '../ai.css';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../../components/Dialog';
 
 export interface AnalysedTransaction {
   id: string;
@@ -27,7 +27,7 @@ export function AiAnalysisModal({ transaction, onClose }: { transaction: Analyse
   }, [failure]);
 
   return (
-    <Dialog title="AI Analysis" onClose={onClose} testId="ai-analysis-modal" footer={<button type="button" className="btn" onClick={onClose}>Close</button>}>
+    <Dialog title="AI Analysis" onClose={onClose} testId="ai-analysis-modal" className="ai-modal" footer={<button type="button" className="btn" onClick={onClose}>Close</button>}>
       <p className="muted">{transaction.description}</p>
       {analysis.isPending ? (
         <Spinner label="Analysing transaction..." />

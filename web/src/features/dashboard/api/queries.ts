@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
+import { toastAutoMatch } from '../../../lib/outcome-toasts';
 import { useSession } from '../../../lib/session';
 import { roles } from '../../../lib/roles';
 import { ADMIN_REFRESH_MS, dashboardApi, dashboardKeys, DASHBOARD_THRESHOLD, type Analytics, type SeriesPoint } from './dashboard';
@@ -75,14 +76,14 @@ export function useRefreshDashboard() {
   return () => client.invalidateQueries({ queryKey: dashboardKeys.all(companyId, userId) });
 }
 
-/** Auto-Match Receipts at the dashboard's threshold (70); the toast reads 'Auto-matched {n} receipts!'. */
+/** Auto-Match Receipts at the dashboard's threshold (70); the toast says how many were matched, without a green success for none. */
 export function useAutoMatch() {
   const client = useQueryClient();
   const { companyId, userId } = useDashboardScope();
   return useMutation({
     mutationFn: () => dashboardApi.autoMatch(DASHBOARD_THRESHOLD),
     onSuccess: async (r) => {
-      toast.success(`Auto-matched ${r.matched} receipts!`);
+      toastAutoMatch(r.matched);
       await client.invalidateQueries({ queryKey: dashboardKeys.all(companyId, userId) });
     },
     onError: () => {

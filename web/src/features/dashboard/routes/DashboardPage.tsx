@@ -32,7 +32,7 @@ export function DashboardPage() {
 
   const overview = (
     <>
-      <OverviewCards stats={d.stats} analytics={d.analytics} />
+      <OverviewCards stats={d.stats} analytics={d.analytics} showHealth={d.isAdmin} />
       <DataQualityAlert missing={d.analytics?.missingFields} />
       {d.isAdmin && <AdminCards analytics={d.analytics} />}
       <PendingMatchesTable rows={d.lists?.pending} />

@@ -159,10 +159,24 @@ describe('/dashboard', () => {
     await waitFor(() => expect(card('card-processing-efficiency-value').textContent).toBe('no data'));
     expect(screen.queryByRole('tab')).toBeNull();
     expect(screen.queryByTestId('admin-cards')).toBeNull();
+    expect(screen.queryByTestId('card-system-health')).toBeNull();
     expect(screen.queryByRole('region', { name: 'Data Quality' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Company Settings' })).toBeNull();
     expect(screen.queryByText('Error loading dashboard data')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Spending over time' })).toBeTruthy();
+  });
+
+  it('an admin of a company without receipts gets no health verdict; an auto-match that finds nothing is no green success', async () => {
+    asRole('admin');
+    const empty = { ...ANALYTICS, processing: { ...ANALYTICS.processing, processingRate: 0, matchRate: 0, totalReceipts: 0, processedReceipts: 0, matchedReceipts: 0 } };
+    serve({ '/analytics/dashboard': () => Promise.resolve({ data: empty }) });
+    vi.spyOn(api, 'post').mockResolvedValue({ data: { matched: 0 } });
+    show();
+    await waitFor(() => expect(card('card-system-health-value').textContent).toBe('Not judged yet'));
+    expect(card('card-system-health-sub').textContent).toBe('judged once receipts are uploaded');
+    fireEvent.click(screen.getByRole('button', { name: 'Auto-Match Receipts' }));
+    const notice = await screen.findByText('Auto-match found no new match');
+    expect(notice.closest('.Toastify__toast')?.className).toContain('Toastify__toast--info');
   });
 
   it('runs auto-match at threshold 70, toasts the count and loads the lists again', async () => {

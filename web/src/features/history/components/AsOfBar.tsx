@@ -16,14 +16,16 @@ const toLocal = (iso: string) => {
 };
 
 /**
- * The as-of date picker of the transactions, receipts and matches screens, for admins and
- * auditors, with a banner while it is on: the lists show the company as it stood then.
+ * The "Audit view" of the transactions, receipts and matches screens, for admins and auditors:
+ * a toggle that opens the as-of picker (closed, it costs one Tab stop instead of eight), with a
+ * banner while a moment is chosen: the lists show the company as it stood then.
  */
 export function AsOfBar() {
   const { pathname } = useLocation();
   const role = useSession((s) => s.role()) as string | null;
   const { asOf, setAsOf } = useAsOf();
   const [draft, setDraft] = useState(asOf ? toLocal(asOf) : '');
+  const [open, setOpen] = useState(asOf !== null);
   const client = useQueryClient();
   if (!SCREENS.some((s) => pathname.startsWith(s)) || (role !== 'admin' && role !== 'auditor')) return null;
 
@@ -39,7 +41,9 @@ export function AsOfBar() {
           Showing the records as they stood on <strong>{new Date(asOf).toLocaleString()}</strong>, replayed from the history.{role === 'auditor' ? '' : " Changes made here apply to today's records."}
         </p>
       )}
-      <form
+      <button type="button" className="btn small" aria-pressed={open} aria-controls="as-of-form" onClick={() => setOpen((o) => !o)}>Audit view</button>
+      {open && <form
+        id="as-of-form"
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
@@ -54,7 +58,7 @@ export function AsOfBar() {
         {asOf && (
           <button className="btn small" type="button" onClick={() => { setDraft(''); apply(null); }}>Back to today</button>
         )}
-      </form>
+      </form>}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import '../history.css';
-import { useEffect, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { useState } from 'react';
+import { Dialog } from '../../../components/Dialog';
 import { Spinner } from '../../../components/Spinner';
 import { shown, sourceLine, type HistoryKind } from '../api/history';
 import { useHistory } from '../api/queries';
@@ -11,16 +11,8 @@ export function HistoryPanel({ kind, id, title, onClose }: { kind: HistoryKind; 
   const entries = history.data?.entries ?? null;
   const failed = history.isError;
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
-  return createPortal(
-    <div className="modal-backdrop" onClick={onClose}>
-      <div className="card modal history-panel" role="dialog" aria-label={title} data-testid="history-panel" onClick={(e) => e.stopPropagation()}>
-        <h2>{title}</h2>
+  return (
+    <Dialog title={title} onClose={onClose} testId="history-panel" className="history-panel" footer={<button type="button" className="btn" onClick={onClose}>Close</button>}>
         {failed && <p className="error">The history could not be loaded.</p>}
         {!failed && !entries && <Spinner label="Loading history..." />}
         {entries && (
@@ -56,12 +48,7 @@ export function HistoryPanel({ kind, id, title, onClose }: { kind: HistoryKind; 
             ))}
           </ol>
         )}
-        <div className="row modal-actions">
-          <button className="btn" onClick={onClose}>Close</button>
-        </div>
-      </div>
-    </div>,
-    document.body,
+    </Dialog>
   );
 }
 

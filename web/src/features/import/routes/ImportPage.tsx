@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
+import { toastImport } from '../../../lib/outcome-toasts';
 import { errorMessage } from '../../../lib/api-client';
 import { useCanWrite } from '../../../lib/roles';
 import { useImportStatement } from '../api/queries';
@@ -47,11 +48,13 @@ export function ImportPage() {
         return;
       }
       setPhase({ kind: 'done', result: outcome.result });
-      toast.success(`Import completed! ${outcome.result.imported} transactions imported`);
+      toastImport(outcome.result.imported, outcome.result.alreadyImported === true);
     } catch (e) {
       setPhase({ kind: 'idle' });
-      setError(errorMessage(e, 'Error importing transactions'));
-      toast.error('Error importing transactions');
+      // The server's reason and the file's name, in the page and in the toast.
+      const reason = `${file.name}: ${errorMessage(e, 'Error importing transactions')}`;
+      setError(reason);
+      toast.error(reason);
     }
   };
 
@@ -70,7 +73,8 @@ export function ImportPage() {
   };
 
   const busy = phase.kind === 'uploading' || phase.kind === 'processing';
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: false, disabled: busy || !canWrite, accept: { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'], 'text/plain': ['.csv'] } });
+  // The zone is a labelled region for the mouse; the keyboard uses the real button inside it.
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({ onDrop, noKeyboard: true, multiple: false, disabled: busy || !canWrite, accept: { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'], 'text/plain': ['.csv'] } });
 
   // An auditor imports nothing: the page says so instead of offering a drop zone.
   if (!canWrite) {
@@ -88,9 +92,10 @@ export function ImportPage() {
       <p className="muted">Import a card or bank statement exported as CSV. Exports from Chase, American Express, Capital One, Bank of America, Wells Fargo, Barclays, Revolut, Monzo and most European banks are recognised as they are.</p>
 
       {phase.kind !== 'done' && phase.kind !== 'mapping' && (
-        <div {...getRootProps({ className: `dropzone card${isDragActive ? ' active' : ''}${busy ? ' disabled' : ''}`, 'aria-label': 'CSV file drop zone' })}>
+        <div {...getRootProps({ className: `dropzone card${isDragActive ? ' active' : ''}${busy ? ' disabled' : ''}`, role: 'region', 'aria-label': 'CSV file drop zone' })}>
           <input {...getInputProps({ 'aria-label': 'Choose a CSV file' })} data-testid="csv-input" />
           {phase.kind === 'idle' && <p>{isDragActive ? 'Drop the CSV file here' : 'Drag and drop a CSV file here, or click to choose one'}</p>}
+          {phase.kind === 'idle' && <button type="button" className="btn" onClick={(e) => { e.stopPropagation(); open(); }}>Choose a CSV file</button>}
           {phase.kind === 'uploading' && (
             <div role="status" aria-live="polite">
               <p>Uploading {phase.name}…</p>

@@ -63,11 +63,20 @@ describe('/import', () => {
     expect(JSON.parse(String((post.mock.calls[1]![1] as FormData).get('mapping')))).toEqual({ date: 0, description: 1, amount: 2, dateOrder: 'auto', amountSign: 'expense-negative' });
   });
 
-  it('shows the server reason and the spec toast when the import fails', async () => {
+  it('shows the server reason with the file name, in the page and in the toast, when the import fails', async () => {
     vi.spyOn(api, 'post').mockRejectedValue(Object.assign(new Error('422'), { isAxiosError: true, response: { status: 422, data: { error: 'This file has a header row but no transactions.', code: 'header_only' } } }));
     show();
     drop(new File(['Date,Description,Amount\n'], 'empty.csv'));
-    await screen.findByText('This file has a header row but no transactions.');
-    expect(await screen.findByText('Error importing transactions')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText('empty.csv: This file has a header row but no transactions.')).toHaveLength(2));
+    expect(screen.queryByText('Error importing transactions')).toBeNull();
+  });
+
+  it('a file with nothing new gets a plain notice, not a green success', async () => {
+    vi.spyOn(api, 'post').mockResolvedValue({ data: { ...result, imported: 0, skipped: 25, alreadyImported: true } });
+    show();
+    drop(new File(['Transaction Date,Description,Amount\n'], 'again.csv', { type: 'text/csv' }));
+    const notice = await screen.findByText('Nothing new: this file was imported before');
+    expect(notice.closest('.Toastify__toast')?.className).toContain('Toastify__toast--info');
+    expect(screen.queryByText(/Import completed!/)).toBeNull();
   });
 });

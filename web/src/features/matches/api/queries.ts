@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { toast } from 'react-toastify';
+import { toastAutoMatch } from '../../../lib/outcome-toasts';
 import { useSession } from '../../../lib/session';
 import { matchesApi, type Match } from './matches';
 
@@ -49,14 +50,14 @@ export function useMatchAction() {
   });
 }
 
-/** Auto-match at the call layer's default threshold; the toast reads 'Auto-matched {n} receipts!'. */
+/** Auto-match at the call layer's default threshold; the toast says how many were matched, without a green success for none. */
 export function useAutoMatchAll() {
   const client = useQueryClient();
   const key = useKey();
   return useMutation({
     mutationFn: () => matchesApi.autoMatch(),
     onSuccess: (r) => {
-      toast.success(`Auto-matched ${r.matched} receipts!`);
+      toastAutoMatch(r.matched);
       return client.invalidateQueries({ queryKey: key });
     },
     onError: () => {

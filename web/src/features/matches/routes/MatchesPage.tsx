@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { Pagination } from '../../../components/Pagination';
 import { SearchBox, useUrlSearch } from '../../../components/SearchBox';
 import { Spinner } from '../../../components/Spinner';
@@ -66,6 +67,7 @@ export function MatchesPage({ rowActions }: { rowActions?: (m: Match) => ReactNo
     <section className="page">
       <div className="row spread">
         <h1>Matches</h1>
+        <Link to="/review" className="btn">Review one by one</Link>
         {canWrite && <button type="button" className="btn primary" disabled={autoMatch.isPending} onClick={() => autoMatch.mutate()}>Auto-Match Receipts</button>}
       </div>
       <SearchBox label="Search matches" />

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../../lib/api-client';
 import { formatUsd } from '../../../lib/format';
+import { Dialog } from '../../../components/Dialog';
 import { Spinner } from '../../../components/Spinner';
 import { useCanWrite } from '../../../lib/roles';
 import { formatFileSize, type Candidate, type Receipt } from '../api/receipts';
@@ -22,21 +23,10 @@ const formOf = (r: Receipt) => ({ date: r.extracted_date ?? '', amount: r.extrac
  */
 export function ReceiptDetails({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged?: () => void }) {
   const receipt = useReceipt(id);
-  const dialog = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    dialog.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   return (
-    <div className="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal card" role="dialog" aria-modal="true" aria-labelledby="receipt-title" tabIndex={-1} ref={dialog}>
-        {!receipt.data ? <Spinner /> : <ReceiptBody receipt={receipt.data} reread={receipt.refetch} onClose={onClose} onChanged={() => onChanged?.()} />}
-      </div>
-    </div>
+    <Dialog title={receipt.data?.original_filename ?? 'Receipt'} onClose={onClose} testId="receipt-details">
+      {!receipt.data ? <Spinner /> : <ReceiptBody receipt={receipt.data} reread={receipt.refetch} onClose={onClose} onChanged={() => onChanged?.()} />}
+    </Dialog>
   );
 }
 
@@ -127,7 +117,6 @@ function ReceiptBody({ receipt, reread, onClose, onChanged }: { receipt: Receipt
 
   return (
     <>
-      <h2 id="receipt-title">{receipt.original_filename}</h2>
       <div className="modal-body">
         <div className="preview">{preview ? <OutlinedPreview file={preview} alt={`Receipt ${receipt.original_filename}`} fields={fields} active={active} /> : <Spinner label="Loading preview..." />}</div>
         <div>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, configure } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, configure } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
@@ -40,5 +40,15 @@ describe('/receipts list through TanStack Query', () => {
     show();
     await screen.findByText('Error loading receipts');
     await screen.findByText('No receipts found.');
+  });
+
+  it('a refused upload toasts the file name and the server reason, not a bare error', async () => {
+    asUser();
+    vi.spyOn(api, 'get').mockResolvedValue({ data: { receipts: [], pagination: { pages: 1, total: 0 } } } as never);
+    vi.spyOn(api, 'post').mockRejectedValue(Object.assign(new Error('400'), { isAxiosError: true, response: { status: 400, data: { error: 'The file is not a JPEG, PNG or PDF image.' } } }));
+    show();
+    fireEvent.change(screen.getByTestId('receipt-input'), { target: { files: [new File(['not an image'], 'fake.jpg', { type: 'image/jpeg' })] } });
+    expect(await screen.findByText('Not uploaded: fake.jpg: The file is not a JPEG, PNG or PDF image.')).toBeTruthy();
+    expect(screen.queryByText('Error uploading receipts')).toBeNull();
   });
 });

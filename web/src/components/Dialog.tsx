@@ -4,10 +4,10 @@ import { createPortal } from 'react-dom';
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
- * A modal dialog: labelled by its title, focus kept inside (Tab and Shift+Tab wrap), Escape
+ * The one modal dialog of the app: labelled by its title, focus kept inside (Tab and Shift+Tab wrap), Escape
  * and the backdrop close it, and focus goes back to where it was when it closes.
  */
-export function Dialog({ title, onClose, children, footer, testId }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; testId?: string }) {
+export function Dialog({ title, onClose, children, footer, testId, className = '' }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; testId?: string; className?: string }) {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
   // The latest onClose, without setting up the listener (and moving focus) again when it changes.
@@ -50,7 +50,7 @@ export function Dialog({ title, onClose, children, footer, testId }: { title: st
 
   return createPortal(
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={box} className="card modal ai-modal" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={trap} data-testid={testId}>
+      <div ref={box} className={`card modal ${className}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={trap} data-testid={testId}>
         <div className="row spread">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="btn small" aria-label={`Close ${title}`} onClick={onClose}>×</button>
