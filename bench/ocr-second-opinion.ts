@@ -10,10 +10,12 @@
  *
  *   node --import tsx bench/ocr-second-opinion.ts [--sets train,dev]
  * (PPOCR_CONTRAST=stretch|clahe: PP-OCRv5 readings of the page with its contrast evened instead.)
+ * `--third stretch|clahe`: also a third reading, PP-OCRv5 on the page with its contrast evened,
+ * voted in where the two readings' vote still needs another (combine.ts needsAnotherReading).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combineReadings, extractReceiptFields, merchantSimilarity } from '../domain/src/receipts/index';
+import { combineReadings, extractReceiptFields, merchantSimilarity, needsAnotherReading } from '../domain/src/receipts/index';
 import type { ReceiptModel } from '../domain/src/receipts/learned/model';
 import type { OcrResult, ReceiptFields } from '../domain/src/receipts/types';
 import { foldModels } from '../lab/receipts/folds';
@@ -23,6 +25,7 @@ import { fmt } from './lib';
 const args = process.argv.slice(2);
 const sets = (args.includes('--sets') ? args[args.indexOf('--sets') + 1]! : 'train,dev').split(',') as Array<'train' | 'dev'>;
 const FIELDS = ['total', 'date', 'merchant'] as const;
+const third = args.includes('--third') ? args[args.indexOf('--third') + 1] : undefined;
 
 interface Label { id: string; merchant: string; date: string; total: number }
 
@@ -41,10 +44,13 @@ for (const set of sets) {
   const folds: Map<string, ReceiptModel> | undefined = set === 'train'
     ? foldModels(dir, labels, await devOcr(() => undefined, 'train'), 5, await devOcr(() => undefined, 'train', { engine: 'ppocr' }))
     : undefined;
+  const evened: Record<string, OcrResult> | undefined = third
+    ? await devOcr(console.log, set, { engine: 'ppocr', cacheFile: join(import.meta.dirname, '.cache', `ocr-${set}-ppocr-${third}.json`) })
+    : undefined;
   const rows = labels.map((l) => {
     const model = folds?.get(l.id);
     const read = (r: OcrResult): ReceiptFields => (model ? extractReceiptFields(r.text, r.words, {}, model) : extractReceiptFields(r.text, r.words));
-    return { l, p: read(pp[l.id]!), t: read(tess[l.id]!) };
+    return { l, p: read(pp[l.id]!), t: read(tess[l.id]!), e: evened ? read(evened[l.id]!) : null };
   });
   const policies: Array<[string, (p: ReceiptFields) => boolean]> = [
     ['PP-OCRv5 alone', () => false],
@@ -58,4 +64,10 @@ for (const set of sets) {
   };
   show('tesseract.js alone', (r) => r.t, rows.length);
   for (const [name, ask] of policies) show(name, (r) => (ask(r.p) ? combineReadings([r.p, r.t]) : r.p), rows.filter((r) => ask(r.p)).length);
+  if (evened) {
+    const two = (r: typeof rows[number]): ReceiptFields => (below(r.p, 0.9) ? combineReadings([r.p, r.t]) : r.p);
+    const asks = (r: typeof rows[number]): boolean => needsAnotherReading(two(r));
+    show(`< 0.9, then ${third} if needed`, (r) => (asks(r) ? combineReadings([r.p, r.t, r.e!]) : two(r)), rows.filter(asks).length);
+    show(`${third} alone`, (r) => r.e!, 0);
+  }
 }

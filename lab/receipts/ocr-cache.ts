@@ -27,7 +27,7 @@ export const TRAIN_DATA = join(SHARED_DATA, 'receipts-train');
 export async function devOcr(log: (line: string) => void = () => undefined, set: 'dev' | 'train' = 'dev', subset: { only?: readonly string[]; cacheFile?: string; engine?: OcrEngineName } = {}): Promise<Record<string, OcrResult>> {
   const DATA = set === 'dev' ? DEV_DATA : TRAIN_DATA;
   const engine = subset.engine ?? 'tesseract';
-  const CACHE_FILE = subset.cacheFile ?? join(BENCH_CACHE, `ocr-${set}-${engine === 'ppocr' ? `ppocr${PPOCR_MAX_SIDE ? `-${PPOCR_MAX_SIDE}` : ''}${PPOCR_CONTRAST !== 'none' ? `-${PPOCR_CONTRAST}` : ''}` : 'raw'}.json`);
+  const CACHE_FILE = subset.cacheFile ?? join(BENCH_CACHE, `ocr-${set}-${engine === 'ppocr' ? `ppocr${PPOCR_MAX_SIDE ? `-${PPOCR_MAX_SIDE}` : ''}${PPOCR_CONTRAST !== 'auto' ? `-${PPOCR_CONTRAST}` : ''}` : 'raw'}.json`);
   const cached: Record<string, OcrResult> = existsSync(CACHE_FILE) ? JSON.parse(readFileSync(CACHE_FILE, 'utf8')) as Record<string, OcrResult> : {};
   const ids = (subset.only ? [...subset.only] : readdirSync(DATA).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))).sort();
   const missing = ids.filter((id) => !cached[id]);
@@ -52,8 +52,11 @@ export async function devOcr(log: (line: string) => void = () => undefined, set:
 export type OcrEngineName = 'tesseract' | 'ppocr';
 /** PPOCR_MAX_SIDE=N: the PP-OCRv5 reading with detection at another page size than the product's (cached apart). */
 const PPOCR_MAX_SIDE = process.env.PPOCR_MAX_SIDE ? Number(process.env.PPOCR_MAX_SIDE) : undefined;
-/** PPOCR_CONTRAST=stretch|clahe: the PP-OCRv5 reading of the page with its contrast evened (ppocr.ts `Contrast`), cached apart. */
-const PPOCR_CONTRAST = (process.env.PPOCR_CONTRAST ?? 'none') as Contrast;
+/**
+ * PPOCR_CONTRAST=stretch|clahe|none: the PP-OCRv5 reading of every page with its contrast evened
+ * (or never), cached apart; by default the product's `auto` (ppocr.ts `Contrast`).
+ */
+const PPOCR_CONTRAST = (process.env.PPOCR_CONTRAST ?? 'auto') as Contrast;
 
 async function ppocrCache(log: (line: string) => void, data: string, set: string, missing: readonly string[], cached: Record<string, OcrResult>, file: string): Promise<Record<string, OcrResult>> {
   log(`OCR of ${missing.length} ${set} receipt(s) for the cache (one PP-OCRv5 reader in this thread)...`);

@@ -75,7 +75,7 @@ export function createPpocrHost(options: PpocrHostOptions = {}): PageReader | nu
   };
 
   return {
-    read(image, contrast = 'none') {
+    read(image, contrast = 'auto') {
       if (closed) return Promise.reject(new Error('PP-OCRv5 reader closed'));
       return new Promise<PpocrReading>((resolve, reject) => {
         queue.push({ image, contrast, resolve, reject });

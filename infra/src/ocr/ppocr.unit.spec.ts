@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boxesFromMap, detectionInput, detectionSize, UNCLIP_RATIO } from './ppocr-detect';
-import { groupProbs, latinGroups, textOf } from './ppocr';
+import sharp from 'sharp';
+import { FAINT_SPREAD, greySpread, groupProbs, latinGroups, textOf } from './ppocr';
 
 /** A probability map with rectangles of the given probability on 0. */
 function map(width: number, height: number, rects: ReadonlyArray<{ x0: number; y0: number; x1: number; y1: number; p: number }>): Float32Array {
@@ -62,5 +63,20 @@ describe('PP-OCR page text', () => {
   it('joins boxes on one printed line left to right, lines top to bottom', () => {
     const text = textOf([word('26.60', 300, 102, 360, 120), word('TOTAL', 10, 100, 80, 118), word('CASH', 10, 130, 70, 148), word('SHOP', 10, 10, 80, 30)]);
     expect(text).toBe('SHOP\nTOTAL 26.60\nCASH');
+  });
+});
+
+describe('PP-OCR faint pages', () => {
+  /** A page of paper grey `paper` with a band of ink grey `ink` over a fifth of it. */
+  const page = async (paper: number, ink: number): Promise<Buffer> => {
+    const data = Buffer.alloc(200 * 100, paper);
+    data.fill(ink, 0, 200 * 20);
+    return sharp(data, { raw: { width: 200, height: 100, channels: 1 } }).png().toBuffer();
+  };
+
+  it('measures the grey levels a page spans: a clear print wide, a faded one narrow', async () => {
+    expect(await greySpread(await page(240, 20))).toBe(220);
+    expect(await greySpread(await page(235, 225))).toBe(10);
+    expect(await greySpread(await page(235, 225))).toBeLessThan(FAINT_SPREAD);
   });
 });
