@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt } from './lib';
 
-interface Summary { set: string; reader: string; n: number; total: number; date: number; merchant: number; medianSeconds: number; p95Seconds: number; load: number; at: string }
+interface Summary { set: string; reader: string; n: number; total: number; date: number; merchant: number; medianSeconds: number; p95Seconds: number; cpuMedian?: number; cpuP95?: number; load: number; at: string }
 
 const CACHE = join(import.meta.dirname, '.cache');
 const GOALS = { total: 95, date: 97, merchant: 90 };
@@ -32,6 +32,9 @@ for (const reader of ['ppocr', 'tesseract']) {
   for (const k of ['total', 'date', 'merchant'] as const) console.log(`    ${k.padEnd(10)} ${cell(cv, k).padEnd(28)} ${cell(dev, k).padEnd(24)} >= ${GOALS[k]} %`);
   const t = (s: Summary | null): string => (s ? `${fmt(s.medianSeconds, 2)} / ${fmt(s.p95Seconds, 2)} s (load ${fmt(s.load, 1)})` : '-');
   console.log(`    ${'median/p95'.padEnd(10)} ${t(cv).padEnd(28)} ${t(dev).padEnd(24)} <= 2 / 5 s per receipt per worker`);
+  // CPU time of every thread over a receipt (one worker): what a busy machine inflates less.
+  const c = (s: Summary | null): string => (s?.cpuMedian !== undefined ? `${fmt(s.cpuMedian, 2)} / ${fmt(s.cpuP95 ?? 0, 2)} s CPU` : '-');
+  console.log(`    ${'cpu'.padEnd(10)} ${c(cv).padEnd(28)} ${c(dev).padEnd(24)}`);
 }
 if (shown === 0) {
   console.error('no summaries: run bench/ocr.ts (dev) and bench/ocr.ts --set train --cv first');

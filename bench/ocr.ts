@@ -130,11 +130,11 @@ function writeCache(outcomes: readonly Outcome[]): string {
 }
 
 /** Counts per field for bench/ocr-summary.ts, which prints train CV and dev side by side. */
-function writeSummary(set: string, reader: string, outcomes: readonly Outcome[], seconds: number[]): string {
+function writeSummary(set: string, reader: string, outcomes: readonly Outcome[], seconds: number[], cpu: number[]): string {
   mkdirSync(CACHE_DIR, { recursive: true });
   const file = join(CACHE_DIR, `ocr-summary-${set}-${reader}.json`);
   const count = (k: 'total' | 'date' | 'merchant'): number => outcomes.filter((o) => o[k]).length;
-  writeFileSync(file, `${JSON.stringify({ set, reader, n: outcomes.length, total: count('total'), date: count('date'), merchant: count('merchant'), medianSeconds: median(seconds), p95Seconds: percentile(seconds, 95), load: loadavg()[0], at: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ set, reader, n: outcomes.length, total: count('total'), date: count('date'), merchant: count('merchant'), medianSeconds: median(seconds), p95Seconds: percentile(seconds, 95), ...(cpu.length > 0 ? { cpuMedian: median(cpu), cpuP95: percentile(cpu, 95) } : {}), load: loadavg()[0], at: new Date().toISOString() }, null, 2)}\n`);
   return file;
 }
 
@@ -234,5 +234,5 @@ console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
 if (limit === Infinity && Object.keys(tessParameters).length === 0 && (second || primary) && !args.includes('--no-period') && !foldOf) console.log(`  wrote ${writeCache(outcomes)}`);
 if (limit === Infinity && Object.keys(tessParameters).length === 0 && !args.includes('--no-period') && (SET === 'dev' || foldOf)) {
-  console.log(`  wrote ${writeSummary(SET === 'dev' ? 'dev' : 'train-cv', primary ? 'ppocr' : 'tesseract', outcomes, seconds)}`);
+  console.log(`  wrote ${writeSummary(SET === 'dev' ? 'dev' : 'train-cv', primary ? 'ppocr' : 'tesseract', outcomes, seconds, workers === 1 ? cpuSeconds : [])}`);
 }
