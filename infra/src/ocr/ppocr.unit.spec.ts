@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { boxesFromMap, detectionInput, detectionSize, UNCLIP_RATIO } from './ppocr-detect';
 import sharp from 'sharp';
-import { FAINT_SPREAD, greySpread, groupProbs, latinGroups, textOf } from './ppocr';
+import { FAINT_SPREAD, greySpread, groupProbs, latinGroups, ppocrFiles, textOf } from './ppocr';
+import { createPpocrHost } from './ppocr-host';
 
 /** A probability map with rectangles of the given probability on 0. */
 function map(width: number, height: number, rects: ReadonlyArray<{ x0: number; y0: number; x1: number; y1: number; p: number }>): Float32Array {
@@ -78,5 +79,12 @@ describe('PP-OCR faint pages', () => {
     expect(await greySpread(await page(240, 20))).toBe(220);
     expect(await greySpread(await page(235, 225))).toBe(10);
     expect(await greySpread(await page(235, 225))).toBeLessThan(FAINT_SPREAD);
+  });
+});
+
+describe('PP-OCR models not installed', () => {
+  it('has no files and no host, so the product reads with tesseract.js alone', () => {
+    expect(ppocrFiles('/nonexistent/ppocrv5')).toBeNull();
+    expect(createPpocrHost({ dir: '/nonexistent/ppocrv5' })).toBeNull();
   });
 });

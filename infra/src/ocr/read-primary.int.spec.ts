@@ -114,3 +114,23 @@ withModels('readReceipt with PP-OCRv5 first and tesseract.js second (skipped wit
     expect(r.fields.date?.value).toBe('2018-08-11');
   }, 60_000);
 });
+
+describe('readReceipt when the primary reader fails or finds nothing', () => {
+  const page = (): Buffer => receipt([...HEAD, { text: 'DATE: 02/01/2019 08:15' }, { text: 'NASI LEMAK', right: '6.50' }, { text: 'TOTAL', right: '6.50', bold: true }]);
+
+  it('reads with tesseract.js alone and says why', async () => {
+    const broken = { read: () => Promise.reject(new Error('model file unreadable')), close: async () => undefined };
+    const r = await readReceipt(page(), pool, { primary: broken });
+    expect(r.primaryError).toBe('model file unreadable');
+    expect(r.voters).toBeUndefined();
+    expect(r.fields.total?.cents).toBe(650);
+  }, 60_000);
+
+  it('leaves a page it finds no text on to tesseract.js', async () => {
+    const blind = { read: async () => ({ text: '', confidence: 0, words: [], size: { width: 560, height: 400 } }), close: async () => undefined };
+    const r = await readReceipt(page(), pool, { primary: blind });
+    expect(r.primaryError).toBeUndefined();
+    expect(r.voters).toBeUndefined();
+    expect(r.fields.total?.cents).toBe(650);
+  }, 60_000);
+});
