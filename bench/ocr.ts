@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { extractReceiptFields, linesToReread, merchantSimilarity } from '../domain/src/receipts/index';
 import { CONFIDENT_AT } from '../domain/src/receipts/learned/model';
 import { createOcrPool } from '../infra/src/ocr/pool';
+import { createPpocrHost } from '../infra/src/ocr/ppocr-host';
 import { readReceipt } from '../infra/src/ocr/read-receipt';
 import { offThread } from '../infra/src/workers/off-thread';
 import { WorkerPool } from '../infra/src/workers/pool';
@@ -109,7 +110,7 @@ function printMisses(outcomes: readonly Outcome[]): void {
       o.date ? '' : `date ${f.date?.value ?? '-'} (want ${o.label.date})`,
       o.merchant ? '' : `merchant "${f.merchant?.value ?? '-'}" (want "${o.label.merchant}")`,
     ].filter(Boolean).join('; ');
-    console.log(`    ${o.label.id} [${o.reading.passes} pass${o.reading.passes === 1 ? '' : 'es'}] ${miss || 'all correct'}`);
+    console.log(`    ${o.label.id} [${o.reading.passes} pass${o.reading.passes === 1 ? '' : 'es'}${o.reading.voters ? `; ${o.reading.voters.join('+')}` : ''}] ${miss || 'all correct'}`);
   }
 }
 
@@ -125,6 +126,15 @@ function writeCache(outcomes: readonly Outcome[]): string {
     totalConfidence: o.reading.fields.total?.confidence ?? null,
   }]));
   writeFileSync(file, `${JSON.stringify(map, null, 2)}\n`);
+  return file;
+}
+
+/** Counts per field for bench/ocr-summary.ts, which prints train CV and dev side by side. */
+function writeSummary(set: string, reader: string, outcomes: readonly Outcome[], seconds: number[], cpu: number[]): string {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const file = join(CACHE_DIR, `ocr-summary-${set}-${reader}.json`);
+  const count = (k: 'total' | 'date' | 'merchant'): number => outcomes.filter((o) => o[k]).length;
+  writeFileSync(file, `${JSON.stringify({ set, reader, n: outcomes.length, total: count('total'), date: count('date'), merchant: count('merchant'), medianSeconds: median(seconds), p95Seconds: percentile(seconds, 95), ...(cpu.length > 0 ? { cpuMedian: median(cpu), cpuP95: percentile(cpu, 95) } : {}), load: loadavg()[0], at: new Date().toISOString() }, null, 2)}\n`);
   return file;
 }
 
@@ -144,7 +154,17 @@ const period = args.includes('--no-period') ? undefined : statementPeriod(labels
  * out of (lab/receipts/folds.ts: weights trained without its merchant, the committed calibration):
  * the whole pipeline's figure on merchants its ranker never saw, beside the dev figure.
  */
-const foldOf = args.includes('--cv') && SET === 'train' ? foldModels(DATA, labels(), await devOcr(() => undefined, 'train')) : undefined;
+/**
+ * `--primary ppocr` (the default, as the product runs): PP-OCRv5 reads every page first
+ * (read-primary.ts), in reader threads of its own (one per tesseract worker), tesseract.js is the
+ * second opinion on doubtful fields; `--primary off`: tesseract.js alone (the pipeline before).
+ */
+const primaryName = args.includes('--primary') ? args[args.indexOf('--primary') + 1] : 'ppocr';
+const primary = primaryName === 'ppocr' ? createPpocrHost({ size: workers }) : null;
+if (primaryName === 'ppocr' && !primary) throw new Error('--primary ppocr: the PP-OCRv5 models are not installed (scripts/install-ocr-models.sh)');
+const foldOf = args.includes('--cv') && SET === 'train'
+  ? foldModels(DATA, labels(), await devOcr(() => undefined, 'train'), 5, await devOcr(() => undefined, 'train', { engine: 'ppocr' }))
+  : undefined;
 const withFold = (id: string): Pick<ReadReceiptOptions, 'fields' | 'rereadLines'> => {
   const model = foldOf?.get(id);
   if (!model) return {};
@@ -158,18 +178,35 @@ const pool = createOcrPool({ workers, parameters: tessParameters });
  * The second line reader (PaddleOCR's recogniser on the doubtful total's and date's lines), as the
  * product runs it: in worker threads of its own, one per tesseract worker. `--no-second` without it.
  */
-const second = !args.includes('--no-second');
+const second = !args.includes('--no-second') && !primary;
 const cpuPool = second ? new WorkerPool({ size: workers }) : undefined;
 const secondLines = cpuPool ? offThread(cpuPool).secondLines : undefined;
 const closeSecond = cpuPool ? () => cpuPool.close() : undefined;
-console.log(`OCR: ${list.length} ${SET} receipts, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; company period ${period ? `${period.from} to ${period.to} (the statements)` : 'none'}${foldOf ? '; ranker: each receipt\'s merchant-grouped fold (held out)' : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+console.log(`OCR: ${list.length} ${SET} receipts, primary page reader ${primary ? 'PP-OCRv5 (tesseract.js the second opinion)' : 'none'}, ${workers} tesseract.js worker(s), retry readings ${retry ? 'on' : 'off'}, line re-reading ${retry && lines ? 'on' : 'off'}, second line reader ${retry && lines && second ? 'PaddleOCR recogniser' : 'off'}${Object.keys(tessParameters).length ? `; tesseract variables ${JSON.stringify(tessParameters)}` : ''}; company period ${period ? `${period.from} to ${period.to} (the statements)` : 'none'}${foldOf ? '; ranker: each receipt\'s merchant-grouped fold (held out)' : ''}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
 const startT = performance.now();
 await pool.start();
 const startMs = performance.now() - startT;
 const wallT = performance.now();
-const outcomes = await readAll(list, workers, async (label) => judge(label, await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, secondFor, ...(secondLines ? { secondLines } : {}), ...(period ? { extract: { period } } : {}), ...withFold(label.id) })));
+// Peak memory of the whole process (reader threads, tesseract workers, extraction), sampled.
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 100);
+/**
+ * With one worker, receipts are read one after the other, so the process's CPU time over one
+ * receipt (every thread: readers, tesseract, extraction) is that receipt's: a figure a busy
+ * machine inflates less than wall time.
+ */
+const cpuSeconds: number[] = [];
+const outcomes = await readAll(list, workers, async (label) => {
+  const cpu = process.cpuUsage();
+  const reading = await readReceipt(readFileSync(join(DATA, `${label.id}.jpg`)), pool, { retry, lines, secondFor, ...(primary ? { primary } : {}), ...(secondLines && !primary ? { secondLines } : {}), ...(period ? { extract: { period } } : {}), ...withFold(label.id) });
+  const used = process.cpuUsage(cpu);
+  cpuSeconds.push((used.user + used.system) / 1e6);
+  return judge(label, reading);
+});
 await closeSecond?.();
+await primary?.close();
 const wallMs = performance.now() - wallT;
+clearInterval(sampler);
 await pool.close();
 
 const seconds = outcomes.map((o) => o.reading.ms / 1000);
@@ -186,11 +223,16 @@ row('all three correct', pct(outcomes.filter((o) => o.total && o.date && o.merch
 row('seconds per receipt with the pool (wall / receipts)', fmt(wallMs / 1000 / outcomes.length, 2), `${workers} workers, ${fmt(wallMs / 1000, 1)} s in all`);
 row('seconds per receipt per worker: median', fmt(median(seconds), 2), `goal <= ${GOALS.medianSeconds} s: ${verdict(median(seconds) <= GOALS.medianSeconds)}`);
 row('seconds per receipt per worker: p95', fmt(percentile(seconds, 95), 2));
+if (workers === 1) row('CPU seconds per receipt (all threads): median / p95', `${fmt(median(cpuSeconds), 2)} / ${fmt(percentile(cpuSeconds, 95), 2)}`, 'one worker: receipts one at a time');
 row('OCR readings per receipt (retries when unsure)', fmt(passes / outcomes.length, 2), `${outcomes.filter((o) => o.reading.passes > 1).length} receipts read more than once`);
 row('lines read again one by one (doubtful fields)', fmt(outcomes.reduce((n, o) => n + (o.reading.linesReread ?? 0), 0) / outcomes.length, 2), `per receipt; ${outcomes.filter((o) => (o.reading.linesReread ?? 0) > 0).length} receipts had lines read again`);
 row('pool start (workers created, language data loaded)', `${fmt(startMs, 0)} ms`);
+row('peak memory of the process per worker (MB)', fmt(peakRss / 1e6 / workers, 0), `${fmt(peakRss / 1e6, 0)} MB in all, ${workers} worker(s); goal <= 600 MB per worker`);
 console.log(`  merchant comparison: upper case, punctuation removed, legal suffixes (SDN BHD, S/B, BHD, LTD, …) dropped;`);
 console.log(`  a match when max(Levenshtein ratio, token-set similarity) >= ${MERCHANT_THRESHOLD}.`);
 console.log(`  ${verbose ? 'every receipt' : 'misses'}:`);
 printMisses(outcomes);
-if (limit === Infinity && Object.keys(tessParameters).length === 0 && second && !args.includes('--no-period') && !foldOf) console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity && Object.keys(tessParameters).length === 0 && (second || primary) && !args.includes('--no-period') && !foldOf) console.log(`  wrote ${writeCache(outcomes)}`);
+if (limit === Infinity && Object.keys(tessParameters).length === 0 && !args.includes('--no-period') && (SET === 'dev' || foldOf)) {
+  console.log(`  wrote ${writeSummary(SET === 'dev' ? 'dev' : 'train-cv', primary ? 'ppocr' : 'tesseract', outcomes, seconds, workers === 1 ? cpuSeconds : [])}`);
+}

@@ -16,6 +16,9 @@
  *   --boxes-only  train on the annotated boxes only; by default the train receipts' own
  *                 tesseract.js reading (bench/.cache/ocr-train-raw.json, filled on first
  *                 use) is added, so the model and its confidence also see OCR slips
+ *   --engine E    which OCR readings of train are trained on beside the boxes: tesseract, ppocr
+ *                 (PP-OCRv5, bench/.cache/ocr-train-ppocr.json) or both (default); the dev figure
+ *                 is printed for each engine trained on
  *   --no-dev      skip the dev figure (no OCR needed)
  *   --augment     add train-only copies of the annotated receipts whose printed total is lost
  *                 or misread (lab/receipts/augment.ts); off by default: it changed no answer on
@@ -25,7 +28,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { trainExamples } from '../lab/receipts/folds';
+import { isOcrExample, trainExamples } from '../lab/receipts/folds';
 import { slipTotal } from '../lab/receipts/augment';
 import { layoutFromOcr } from '../domain/src/receipts/learned/layout';
 import type { Candidate } from '../domain/src/receipts/learned/candidates';
@@ -49,6 +52,11 @@ const withOcr = !args.includes('--boxes-only');
 const withDev = !args.includes('--no-dev');
 const withErrors = args.includes('--errors');
 const augment = args.includes('--augment');
+const engine = arg('--engine') ?? 'both';
+if (!['tesseract', 'ppocr', 'both'].includes(engine)) throw new Error(`--engine ${engine}: tesseract, ppocr or both`);
+const engines = (['tesseract', 'ppocr'] as const).filter((e) => withOcr && (engine === 'both' || engine === e));
+const SOURCE = { tesseract: ':ocr', ppocr: ':ppocr' } as const;
+const ENGINE_NAME = { tesseract: 'tesseract.js', ppocr: 'PP-OCRv5' } as const;
 
 type Label = ReceiptLabel & { id: string };
 
@@ -57,9 +65,9 @@ function labels(dir: string): Label[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Label);
 }
 
-async function ocrOf(set: 'dev' | 'train'): Promise<Record<string, { text: string; words?: Array<{ text: string; confidence: number; bbox?: { x0: number; y0: number; x1: number; y1: number } }> }>> {
+async function ocrOf(set: 'dev' | 'train', which: 'tesseract' | 'ppocr' = 'tesseract'): Promise<Record<string, { text: string; words?: Array<{ text: string; confidence: number; bbox?: { x0: number; y0: number; x1: number; y1: number } }> }>> {
   const { devOcr } = await import('../lab/receipts/ocr-cache');
-  return devOcr((line) => console.log(line), set);
+  return devOcr((line) => console.log(line), set, { engine: which });
 }
 
 const pct = (n: number, d: number): string => (d === 0 ? '   -   ' : `${(100 * n / d).toFixed(1).padStart(5)} %`);
@@ -81,7 +89,7 @@ function printReport(title: string, rows: readonly Row[]): void {
 }
 
 const trainLabels = labels(TRAIN).slice(0, limit);
-const examples: Example[] = trainExamples(TRAIN, trainLabels, withOcr ? await ocrOf('train') : undefined);
+const examples: Example[] = trainExamples(TRAIN, trainLabels, engines.includes('tesseract') ? await ocrOf('train') : undefined, engines.includes('ppocr') ? await ocrOf('train', 'ppocr') : undefined);
 if (augment) {
   // Train-only copies of the annotated receipts with the printed total lost or misread (augment.ts).
   for (const e of examples.filter((x) => x.id.endsWith(':boxes'))) {
@@ -93,8 +101,8 @@ if (augment) {
 }
 const prepared: Prepared[] = examples.map(prepare);
 // The confident mark is held on the OCR readings when there are some: that is what the model reads at run time.
-const { model, cv } = trainModel(prepared, folds, {}, `receipts-train: ${trainLabels.length} receipts, ${withOcr ? 'annotated boxes + tesseract.js OCR' : 'annotated boxes'}${augment ? ' + simulated total slips' : ''}`,
-  { holdTo: withOcr ? (id) => id.endsWith(':ocr') : undefined, target: 0.97 });
+const { model, cv } = trainModel(prepared, folds, {}, `receipts-train: ${trainLabels.length} receipts, annotated boxes${engines.map((e) => ` + ${ENGINE_NAME[e]} OCR`).join('')}${augment ? ' + simulated total slips' : ''}`,
+  { holdTo: withOcr ? isOcrExample : undefined, target: 0.97 });
 
 console.log(`Receipt field model: ${model.trainedOn}; ${folds}-fold cross-validation grouped by merchant`);
 const byId = new Map(prepared.map((p) => [p.example.id, p]));
@@ -103,13 +111,13 @@ const cvRows = (source: string): Row[] => cv.oof.filter((o) => o.id.endsWith(sou
 printReport('cross-validation on train, all inputs', cvRows(''));
 if (withOcr) {
   printReport('cross-validation on train, annotated boxes', cvRows(':boxes'));
-  printReport('cross-validation on train, tesseract.js OCR', cvRows(':ocr'));
+  for (const e of engines) printReport(`cross-validation on train, ${ENGINE_NAME[e]} OCR`, cvRows(SOURCE[e]));
 }
 
 if (withErrors) {
   // Ranking errors, not OCR's: the right value is a candidate, the wired reading is not it.
   const show = (v: unknown): string => JSON.stringify(v);
-  for (const source of withOcr ? [':boxes', ':ocr'] : [':boxes']) for (const field of LEARNED_FIELDS) {
+  for (const source of [':boxes', ...engines.map((e) => SOURCE[e])]) for (const field of LEARNED_FIELDS) {
     console.log(`\n  ${field}: right candidate present but not wired (out-of-fold, ${source.slice(1)})`);
     let present = 0;
     let lost = 0;
@@ -150,9 +158,11 @@ if (withErrors) {
 }
 
 if (withDev) {
-  const ocr = await ocrOf('dev');
-  const dev = labels(DEV).flatMap((l) => (ocr[l.id] ? [prepare({ id: l.id, label: l, layout: layoutFromOcr(ocr[l.id]!.text, ocr[l.id]!.words), text: ocr[l.id]!.text })] : []));
-  printReport('dev, tesseract.js OCR (first plain reading), never trained on', dev.map((p) => ({ label: p.example.label, learned: pickFields(model, p.candidates), rules: p.rules })));
+  for (const e of engines.length > 0 ? engines : ['tesseract' as const]) {
+    const ocr = await ocrOf('dev', e);
+    const dev = labels(DEV).flatMap((l) => (ocr[l.id] ? [prepare({ id: l.id, label: l, layout: layoutFromOcr(ocr[l.id]!.text, ocr[l.id]!.words), text: ocr[l.id]!.text })] : []));
+    printReport(`dev, ${ENGINE_NAME[e]} OCR (first reading), never trained on`, dev.map((p) => ({ label: p.example.label, learned: pickFields(model, p.candidates), rules: p.rules })));
+  }
 }
 
 if (out) {

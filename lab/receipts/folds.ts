@@ -16,13 +16,24 @@ import type { Example, ReceiptLabel } from './train';
 
 export type TrainLabel = ReceiptLabel & { id: string };
 
-/** The annotated boxes of each receipt (`<id>:boxes`), then its OCR reading where there is one (`<id>:ocr`). */
-export function trainExamples(dir: string, labels: readonly TrainLabel[], ocr?: Record<string, Pick<OcrResult, 'text' | 'words'>>): Example[] {
+type Readings = Record<string, Pick<OcrResult, 'text' | 'words'>>;
+
+/** An example's id is the receipt's and its source: annotated boxes, tesseract.js, PP-OCRv5. */
+export const SOURCE_SUFFIX = /:(boxes|ocr|ppocr)$/;
+/** The OCR readings' examples: those the confident mark is held on (what the model reads at run time). */
+export const isOcrExample = (id: string): boolean => id.endsWith(':ocr') || id.endsWith(':ppocr');
+
+/**
+ * The annotated boxes of each receipt (`<id>:boxes`), then its tesseract.js reading where there
+ * is one (`<id>:ocr`), then its PP-OCRv5 reading (`<id>:ppocr`).
+ */
+export function trainExamples(dir: string, labels: readonly TrainLabel[], ocr?: Readings, ppocr?: Readings): Example[] {
   const examples: Example[] = labels.map((l) => ({ id: `${l.id}:boxes`, label: l, layout: layoutFromBoxesCsv(readFileSync(join(dir, `${l.id}.boxes.csv`), 'utf8')) }));
-  if (ocr) {
+  for (const [suffix, readings] of [['ocr', ocr], ['ppocr', ppocr]] as const) {
+    if (!readings) continue;
     for (const l of labels) {
-      const r = ocr[l.id];
-      if (r) examples.push({ id: `${l.id}:ocr`, label: l, layout: layoutFromOcr(r.text, r.words), text: r.text });
+      const r = readings[l.id];
+      if (r) examples.push({ id: `${l.id}:${suffix}`, label: l, layout: layoutFromOcr(r.text, r.words), text: r.text });
     }
   }
   return examples;
@@ -32,14 +43,14 @@ export function trainExamples(dir: string, labels: readonly TrainLabel[], ocr?: 
  * Trains as the script does (5 merchant-grouped folds, the confident mark held on the OCR readings)
  * and gives each receipt the model of the fold it was held out of.
  */
-export function foldModels(dir: string, labels: readonly TrainLabel[], ocr: Record<string, Pick<OcrResult, 'text' | 'words'>>, k = 5): Map<string, ReceiptModel> {
-  const examples = trainExamples(dir, labels, ocr);
+export function foldModels(dir: string, labels: readonly TrainLabel[], ocr: Readings | undefined, k = 5, ppocr?: Readings): Map<string, ReceiptModel> {
+  const examples = trainExamples(dir, labels, ocr, ppocr);
   const prepared = examples.map(prepare);
-  const { model, cv } = trainModel(prepared, k, {}, 'fold models', { holdTo: (id) => id.endsWith(':ocr'), target: 0.97 });
+  const { model, cv } = trainModel(prepared, k, {}, 'fold models', { holdTo: isOcrExample, target: 0.97 });
   const folds = foldsByMerchant(examples, k);
   const out = new Map<string, ReceiptModel>();
   examples.forEach((e, i) => {
-    const id = e.id.replace(/:(boxes|ocr)$/, '');
+    const id = e.id.replace(SOURCE_SUFFIX, '');
     if (out.has(id)) return;
     const weights = cv.models[folds[i]!]!;
     out.set(id, {

@@ -107,7 +107,7 @@ export function loadClasses(keysFile: string): string[] {
   return ['', ...keys.map((k) => k.replace(/\r$/, '')), ' '];
 }
 
-function allowedClasses(classes: readonly string[], latinOnly: boolean): Uint8Array {
+export function allowedClasses(classes: readonly string[], latinOnly: boolean): Uint8Array {
   const ok = new Uint8Array(classes.length);
   classes.forEach((c, k) => {
     if (k === 0) ok[k] = 1;
@@ -151,9 +151,10 @@ export function toInput(line: LinePixels): { tensor: Float32Array; width: number
 /**
  * Greedy CTC decoding over the allowed classes: per time step the likeliest class, repeats merged,
  * blanks dropped. A gap of blank steps between two characters at least GAP_FACTOR times the
- * line's median gap (and at least MIN_GAP steps) becomes a space when the model put none there.
+ * line's median gap (and at least MIN_GAP steps) becomes a space when the model put none there
+ * (`gapSpaces`; PP-OCRv5 emits its own spaces between Latin words, PP-OCRv4's Chinese model rarely).
  */
-export function decodeCtc(probs: Float32Array, steps: number, n: number, classes: readonly string[], allowed: Uint8Array): PaddleLine {
+export function decodeCtc(probs: Float32Array, steps: number, n: number, classes: readonly string[], allowed: Uint8Array, gapSpaces = true): PaddleLine {
   const chars: Array<PaddleChar & { s0: number; s1: number }> = [];
   let prev = 0;
   for (let t = 0; t < steps; t++) {
@@ -182,7 +183,7 @@ export function decodeCtc(probs: Float32Array, steps: number, n: number, classes
   const out: PaddleChar[] = [];
   chars.forEach((c, i) => {
     const before = chars[i - 1];
-    if (before && gaps[i]! >= 0 && gaps[i]! >= Math.max(MIN_GAP, GAP_FACTOR * localGap(gaps, i))) {
+    if (gapSpaces && before && gaps[i]! >= 0 && gaps[i]! >= Math.max(MIN_GAP, GAP_FACTOR * localGap(gaps, i))) {
       out.push({ char: ' ', p: 1, from: (before.s1 + 1) / steps, to: c.s0 / steps });
     }
     out.push({ char: c.char, p: c.p, from: c.s0 / steps, to: (c.s1 + 1) / steps });

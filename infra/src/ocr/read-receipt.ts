@@ -14,6 +14,8 @@ import { combineReadings, extractReceiptFields, linesForSecondReader, linesToRer
 import type { ExtractOptions, OcrBox, OcrResult, OcrWord, ReceiptFields, ReceiptFileKind, RereadLine } from '@paperlink/domain';
 import { patchReading, rereadLines, wordBoxesOn } from './line-reread';
 import type { LineReading } from './line-reread';
+import type { PageReader } from './ppocr-host';
+import { readWithPrimary } from './read-primary';
 import { FIRST_READING, PreparationError, readPage, RETRY_READINGS } from './reading';
 import type { OcrPreparation, OcrReader, PageReading } from './reading';
 
@@ -51,6 +53,12 @@ export interface ReadReceiptOptions {
    * reading had none; `all` every line re-read.
    */
   secondFor?: 'all' | 'doubtful';
+  /**
+   * The primary page reader (PP-OCRv5, ppocr-host.ts): when given, it reads every page first and
+   * tesseract.js is the second opinion on doubtful fields (read-primary.ts). A page it finds no
+   * text on, or its failure, leaves the receipt to the tesseract pipeline.
+   */
+  primary?: PageReader;
 }
 
 export interface SecondLineReader {
@@ -83,6 +91,10 @@ export interface ReceiptReading {
   secondLinesRead?: number;
   /** Why the second line reader failed on this receipt (the receipt was read without it). */
   secondLinesError?: string;
+  /** Which readings voted, when the primary page reader read the receipt (read-primary.ts). */
+  voters?: string[];
+  /** Why the primary page reader failed on this receipt (tesseract.js read it alone). */
+  primaryError?: string;
   /**
    * Where total, date and merchant were read on a one-page image: the line's box as fractions
    * of the page [x0, y0, x1, y1], for showing beside the fields. Only fields whose final value
@@ -120,6 +132,26 @@ async function fieldsOf(options: ReadReceiptOptions, text: string, words: readon
  * the total or date is still unsure.
  */
 async function readImages(images: readonly Uint8Array[], ocr: OcrReader, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
+  if (!options.primary) return readWithTesseract(images, ocr, options);
+  let primaryError: string | undefined;
+  try {
+    const r = await readWithPrimary(images, options.primary, ocr, { ...(options.retry === undefined ? {} : { retry: options.retry }), fields: (text, words) => fieldsOf(options, text, words) });
+    if (r) {
+      const boxes = r.size ? pageBoxes(r.first, r.fields, r.size) : undefined;
+      return {
+        source: 'ocr', text: r.text, fields: r.fields, ocrConfidence: Math.round(r.confidence * 10) / 10, passes: r.passes,
+        voters: r.voters, ...(boxes ? { boxes } : {}),
+      };
+    }
+  } catch (error) {
+    primaryError = error instanceof Error ? error.message : String(error);
+  }
+  const fallback = await readWithTesseract(images, ocr, options);
+  return primaryError ? { ...fallback, primaryError } : fallback;
+}
+
+/** The tesseract.js pipeline: the page, the doubtful fields' lines, the retry readings. */
+async function readWithTesseract(images: readonly Uint8Array[], ocr: OcrReader, options: ReadReceiptOptions): Promise<Omit<ReceiptReading, 'kind' | 'ms'>> {
   const first = await readVariant(images, ocr, FIRST_READING);
   let fields = await fieldsOf(options, first.text, first.words);
   const firstFields = fields;
