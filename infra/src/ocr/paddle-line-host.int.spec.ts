@@ -146,10 +146,11 @@ describe('readReceipt with a second line reader', () => {
   });
 
   it('decides on another page reading from the vote so far: a second reader that makes the total sure spares the retries', async () => {
-    // Three amounts on the last line and no label: the total is unsure (under RETRY_BELOW). The
-    // second reader reads the total's lines as a labelled total: with it the total is sure and no
+    // Five amounts on the last line, none the lines' sum nor a tendered-less-change pair, and no
+    // label: the total is unsure (under RETRY_BELOW; with three amounts that reconcile, 20.00 less
+    // 4.00 being the lines' 16.00, the ranker is sure enough not to retry). The second reader reads the total's lines as a labelled total: with it the total is sure and no
     // page is read again; with a reader that reads nothing the receipt takes the retry readings.
-    const unsure = (): Promise<Buffer> => hardware('16.00 20.00 4.00', [260, 160]);
+    const unsure = (): Promise<Buffer> => hardware('30.00 20.00 11.00 4.00 9.00', [260, 160]);
     const reader = (label: boolean) => ({
       readLines: async (_page: Uint8Array, _size: { width: number; height: number }, boxes: readonly OcrBox[]) => boxes.map((box) => {
         const h = box.y1 - box.y0;
