@@ -24,6 +24,7 @@ const SERIAL = [
   'test/security/event-loop.int.spec.ts',
   'test/security/pdf-bomb.int.spec.ts',
   'test/security/headers.int.spec.ts',
+  'test/api/noisy-neighbour.int.spec.ts',
   'test/crash/*.int.spec.ts',
   'infra/src/readstore/embedded.int.spec.ts',
   'infra/src/reports/run.int.spec.ts',
