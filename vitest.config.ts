@@ -18,7 +18,9 @@ const INT = ['{domain,command-api,projections,query-api,infra}/src/**/*.int.spec
 const DISTRIBUTED = [
   'infra/src/jobs/{kafka,kafka-client,kafka-reactor,dead-letters,worker-role}.int.spec.ts',
   'infra/src/system/job-failures.int.spec.ts',
-  'infra/src/readstore/mongo*.int.spec.ts', 'infra/src/projector/lease*.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', 'infra/src/limits/mongo.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts'];
+  'infra/src/readstore/mongo*.int.spec.ts', 'infra/src/projector/lease*.int.spec.ts', 'infra/src/blobs/gridfs.int.spec.ts', 'infra/src/limits/mongo.int.spec.ts', '{domain,command-api,projections,query-api,infra,test}/**/*.dist.spec.ts',
+  // The fault test (processes and a broker of its own killed under load; about 3 minutes): `make test-faults` runs it alone.
+  'test/distributed/*.slow.spec.ts'];
 
 const SERIAL = [
   'test/security/event-loop.int.spec.ts',
@@ -75,20 +77,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-        },
-      },
-      {
-        // `make test-faults`: the fault test of the distributed profile (processes and the broker
-        // killed under load), on the same servers; about 8 minutes.
-        extends: true,
-        test: {
-          name: 'distributed-faults',
-          include: ['test/distributed/*.slow.spec.ts'],
-          globalSetup: ['test/distributed/global-setup.ts'],
-          environment: 'node',
-          testTimeout: 900_000,
-          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

@@ -5,7 +5,7 @@
  * else to the command processes in turn, as a reverse proxy in front of a deployment would.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,15 +64,28 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
   const start = async (role: Role) => {
     const server = await startServerProcess({ ...env, PAPERLINK_ROLE: role }, 90_000);
     processes.push({ role, server });
+    // The lease's hand-overs with the time they happened (the fault test times a takeover); with
+    // TOPOLOGY_LOGS=<folder>, each process's whole output, stamped, in a file of its own there.
+    const file = process.env.TOPOLOGY_LOGS ? join(process.env.TOPOLOGY_LOGS, `${role}-${server.child.pid}.log`) : undefined;
+    const stamp = (d: Buffer) => {
+      const at = new Date().toISOString().slice(11, 23);
+      const lines = String(d).split('\n').filter((l) => l.length > 0);
+      for (const line of lines) if (line.includes('projector lease')) console.log(`[topology ${at}] ${role} ${server.child.pid}: ${line}`);
+      if (file) appendFileSync(file, lines.map((l) => `${at} ${l}\n`).join(''));
+    };
+    server.child.stdout!.on('data', stamp);
+    server.child.stderr!.on('data', stamp);
     // A process that ends on its own says why (a killed one too: the fault test kills some).
     server.child.once('exit', (code, signal) => {
       if (!stopping) console.log(`[topology] ${role} (pid ${server.child.pid}) ended: ${code ?? signal}\n${server.output().slice(-4000)}`);
     });
     return server;
   };
-  // Projectors first: they create the read models' indexes and own the folder's event log.
-  for (const role of roles.filter((r) => r === 'projector')) await start(role);
-  await Promise.all(roles.filter((r) => r !== 'projector').map(start));
+  // The first projector alone: it takes the lease, creates the read models' indexes and owns the
+  // folder's event log; the others (a second projector stands by) then start side by side.
+  const first = roles.indexOf('projector');
+  if (first >= 0) await start('projector');
+  await Promise.all(roles.filter((_, i) => i !== first).map(start));
   const of = (role: Role) => processes.filter((p) => p.role === role && p.server.child.exitCode === null && p.server.child.signalCode === null).map((p) => p.server);
   const router = await startRouter(of);
   const stopProcesses = async () => {
@@ -91,7 +104,9 @@ export async function startTopology(roles: Role[], extraEnv: Record<string, stri
     stopProcesses,
     async stop() {
       await stopProcesses();
-      rmSync(dir, { recursive: true, force: true });
+      // With TOPOLOGY_LOGS the data folder stays too (its event log tells what happened when).
+      if (process.env.TOPOLOGY_LOGS) console.log(`[topology] data folder kept: ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * One active projector (ADR 0032). With the read models on a server (MongoDB), projector
  * processes compete for a lease kept beside them: the holder renews it every RENEW_MS; a standby
- * reads it every POLL_MS and takes it over once it has seen it unchanged for TTL_MS by its own
+ * reads it every STANDBY_POLL_MS and takes it over once it has seen it unchanged for TTL_MS by its own
  * clock (no clocks are compared between machines), or at once when it was released. Each
  * takeover raises the fencing token, and every write of the read store checks that its token is
  * still the current one (mongo-write.ts), so a holder that was paused or cut off and has lost the
@@ -59,11 +59,25 @@ export interface LeaseStore {
 export interface LeaseTiming {
   ttlMs: number;
   renewMs: number;
+  /** How often a process that only watches the lease (health) reads it. */
   pollMs: number;
+  /**
+   * How often a standby projector reads it. A standby's reads do not move the safety margin (it
+   * waits TTL from when it saw a renewal, which is after the holder sent it); they only decide
+   * how late after TTL it notices: one read of one document by id, four a second, per standby.
+   */
+  standbyPollMs: number;
 }
 
-/** A standby takes over at most TTL + 2 polls after the holder's last renewal: 10 s. */
-export const LEASE_TIMING: LeaseTiming = { ttlMs: 8000, renewMs: 2000, pollMs: 1000 };
+/**
+ * A standby takes over at most TTL + 2 standby polls after the holder's last renewal: 6.5 s. The
+ * holder stops writing 4.5 s after it sent its last renewal that went through (three renewals in a
+ * row missed), 1.5 s before any standby can take over (ADR 0032).
+ */
+export const LEASE_TIMING: LeaseTiming = { ttlMs: 6000, renewMs: 1500, pollMs: 1000, standbyPollMs: 250 };
+
+/** A renewal slower than this is logged: writes pause once none went through for TTL - RENEW. */
+const SLOW_RENEWAL_MS = 1000;
 
 export interface LeaseOptions extends Partial<LeaseTiming> {
   owner?: string;
@@ -193,13 +207,15 @@ export class ProjectorLease {
       this.warned = true;
     }
     if (this.closed) return;
-    this.timer = setTimeout(() => void this.tick(), this.token !== undefined ? this.timing.renewMs : this.timing.pollMs);
+    this.timer = setTimeout(() => void this.tick(), this.token !== undefined ? this.timing.renewMs : this.mode === 'compete' ? this.timing.standbyPollMs : this.timing.pollMs);
     this.timer.unref();
   }
 
   private async renew(): Promise<void> {
     const sent = this.now();
     if (await this.store.renew(this.name, this.owner, this.token!, this.ownFailure())) {
+      const took = this.now() - sent;
+      if (took > SLOW_RENEWAL_MS) this.log(`projector lease: a renewal took ${Math.round(took)} ms (writes pause once none went through for ${this.timing.ttlMs - this.timing.renewMs} ms)`);
       this.renewedAt = sent;
       if (this.holding) this.settleWaiters();
       return;
@@ -233,7 +249,9 @@ export class ProjectorLease {
     // In the background: a catch-up takes longer than a renewal period, and renewals go on meanwhile.
     const listeners = this.activeListeners.splice(0);
     void (async () => {
+      const began = this.now();
       for (const work of listeners) await this.run(work);
+      if (listeners.length > 0) this.log(`projector lease: ${this.owner} started its projections in ${Math.round(this.now() - began)} ms`);
     })();
   }
 }

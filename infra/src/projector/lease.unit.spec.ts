@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProjectorLease, type LeaseRecord, type LeaseStore } from './lease';
+import { LEASE_TIMING, ProjectorLease, type LeaseRecord, type LeaseStore } from './lease';
 
 /** A lease store in memory, whose calls can be made to hang (a paused or cut-off process). */
 class MemoryLeases implements LeaseStore {
@@ -53,7 +53,8 @@ class MemoryLeases implements LeaseStore {
   }
 }
 
-const timing = { ttlMs: 8000, renewMs: 2000, pollMs: 1000 };
+/** The product's timing: what the fault test's 15 s takeover relies on. */
+const timing = LEASE_TIMING;
 
 describe('projector lease', () => {
   let store: MemoryLeases;
@@ -106,13 +107,56 @@ describe('projector lease', () => {
       expect(Date.now() - stoppedAt).toBeLessThan(15_000);
     }
     const takenAt = Date.now();
-    expect(takenAt - stoppedAt).toBeLessThanOrEqual(timing.ttlMs + 2 * timing.pollMs + timing.renewMs);
+    expect(takenAt - stoppedAt).toBeLessThanOrEqual(timing.ttlMs + 2 * timing.standbyPollMs);
     expect(aStopped).toBeDefined();
     expect(aStopped!).toBeLessThan(takenAt);
     expect(active).toBe(true);
     expect(store.doc).toMatchObject({ owner: 'b', token: 2 });
     expect(b.fence().token()).toBe(2);
     expect(a.fence().valid()).toBe(false);
+  });
+
+  it('is taken over at most TTL and two standby polls after the last renewal, whenever in the renewal period the holder dies', async () => {
+    expect(timing.ttlMs + 2 * timing.standbyPollMs).toBeLessThanOrEqual(7000);
+    for (let phase = 0; phase < timing.renewMs; phase += 100) {
+      store = new MemoryLeases();
+      const a = lease(`a${phase}`);
+      const b = lease(`b${phase}`);
+      await a.compete();
+      await b.compete();
+      await vi.advanceTimersByTimeAsync(5 * timing.renewMs + phase);
+      store.pause(`a${phase}`); // dead: its next renewal never lands
+      const diedAt = Date.now();
+      while (!b.holding) {
+        await vi.advanceTimersByTimeAsync(10);
+        expect(Date.now() - diedAt).toBeLessThan(15_000);
+      }
+      expect(Date.now() - diedAt, `died ${phase} ms into a renewal period`).toBeLessThanOrEqual(timing.ttlMs + 2 * timing.standbyPollMs + 10);
+      expect(Date.now() - diedAt).toBeGreaterThanOrEqual(timing.ttlMs - timing.renewMs);
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('is read every standby poll by a standby projector, every poll by a process that only watches it', async () => {
+    const reads = { standby: 0, watcher: 0 };
+    const counted = (who: keyof typeof reads): LeaseStore => ({
+      read: () => (reads[who]++, store.read()),
+      create: (n, o) => store.create(n, o),
+      takeOver: (n, seen, o) => store.takeOver(n, seen, o),
+      renew: (n, o, t, f) => store.renew(n, o, t, f),
+      release: (n, o, t) => store.release(n, o, t),
+    });
+    await lease('a').compete();
+    const standby = new ProjectorLease(counted('standby'), 'projector', { ...timing, owner: 'b', log: () => {} });
+    const watcher = new ProjectorLease(counted('watcher'), 'projector', { ...timing, owner: 'w', log: () => {} });
+    leases.push(standby, watcher);
+    await standby.compete();
+    await watcher.watch();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(reads.standby).toBeGreaterThanOrEqual(10_000 / timing.standbyPollMs);
+    expect(reads.standby).toBeLessThanOrEqual(10_000 / timing.standbyPollMs + 1);
+    expect(reads.watcher).toBeLessThanOrEqual(10_000 / timing.pollMs + 1);
   });
 
   it('tells the old holder it lost the lease when it resumes, and refuses its writes meanwhile', async () => {
