@@ -41,7 +41,7 @@ export function AsOfBar() {
           Showing the records as they stood on <strong>{new Date(asOf).toLocaleString()}</strong>, replayed from the history.{role === 'auditor' ? '' : " Changes made here apply to today's records."}
         </p>
       )}
-      <button type="button" className="btn small" aria-pressed={open} aria-controls="as-of-form" onClick={() => setOpen((o) => !o)}>Audit view</button>
+      <button type="button" className="btn small" aria-pressed={open} aria-controls={open ? 'as-of-form' : undefined} onClick={() => setOpen((o) => !o)}>Audit view</button>
       {open && <form
         id="as-of-form"
         className="row"
