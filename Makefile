@@ -84,14 +84,14 @@ test: install
 # in ~/.cache/paperlink-servers) and starts a Kafka broker and FerretDB on loopback ports of their own,
 # unless KAFKA_BROKERS and MONGO_URL name servers already. Under CI=true a server that cannot
 # start fails the run; elsewhere the suites that need it are skipped by name. The fault test
-# (test/distributed/faults.slow.spec.ts) is part of it.
+# (test/distributed/faults.slow.spec.ts) runs with `make test-faults`, not yet here.
 test-distributed: install build-web
 	npx vitest run --project distributed --reporter=verbose
 
 # The fault test alone (projector, worker and broker killed while ten clients work), on the same
 # servers; about 3 minutes. TOPOLOGY_LOGS=<folder> keeps every process's output and the data folder.
 test-faults: install build-web
-	npx vitest run --project distributed --reporter=verbose test/distributed/faults.slow.spec.ts
+	PAPERLINK_FAULTS=1 npx vitest run --project distributed --reporter=verbose test/distributed/faults.slow.spec.ts
 
 bench: install
 	node --import tsx bench/run.ts
