@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../support/process';
 import { registerAccount, type Account, type Api } from '../support/harness';
-import { BANK_CSV, labels, RECEIPTS_DEV } from '../support/labelled-reader';
+import { BANK_CSV, labels } from '../support/labelled-reader';
 import { browserSuite, launch, shot } from '../e2e-support/browser';
+import { uploadUntilPending } from '../e2e-support/seed';
 
 const NAME = 'accessibility and the review queue: axe-core (WCAG 2.0/2.1/2.2 A and AA) on every route and modal as an admin with data; one dialog that keeps and returns focus; skip link, page titles, focus on the heading';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -36,12 +37,7 @@ browserSuite(NAME, () => {
     const api = { http: request(server.url) } as unknown as Api;
     ada = await registerAccount(api, { firstName: 'Ada', lastName: 'Admin', companyName: 'Axe Works' });
     expect((await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', readFileSync(join(BANK_CSV, 'chase.csv')), 'chase.csv')).status).toBe(200);
-    for (const l of picked) expect((await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', join(RECEIPTS_DEV, `${l.id}.jpg`))).status).toBeLessThan(300);
-    const deadline = Date.now() + 120_000;
-    while (((await api.http.get('/api/matches/pending').set(ada.headers())).body as unknown[]).length < picked.length) {
-      if (Date.now() > deadline) throw new Error('no pending match for every receipt in 120 s');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await uploadUntilPending(api, ada, picked.map((l) => l.id));
     browser = await launch();
   }, 180_000);
   afterAll(async () => {

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../support/process';
 import { invite, registerAccount, type Account, type Api } from '../support/harness';
-import { BANK_CSV, labels, RECEIPTS_DEV } from '../support/labelled-reader';
+import { BANK_CSV, labels } from '../support/labelled-reader';
 import { browserSuite, launch, shot } from '../e2e-support/browser';
+import { uploadUntilPending } from '../e2e-support/seed';
 
 const NAME = 'every screen on a phone (390 x 844) and a laptop (1366 x 768): no sideways scroll, the menu folds, every row action in reach, receipt images on /matches, a member\'s search';
 const ROUTES = [['/dashboard', /^Dashboard/], ['/transactions', /^Transactions$/], ['/receipts', /^Receipts$/], ['/matches', /^Matches$/], ['/import', /^Import Transactions$/], ['/exports', /^Export Reports$/]] as const;
@@ -64,13 +65,7 @@ browserSuite(NAME, () => {
     await invite(api, ada, bo, 'user');
     const named = 'Transaction Date,Description,Amount,Category,Job Number,Cost Code,First Name,Last Name\n2024-02-10,GREEN LANTERN HARDWARE,-41.10,,,,Bo,Berg\n2024-02-11,GREEN LANTERN CAFE,-9.80,,,,Ada,Admin\n';
     expect((await api.http.post('/api/transactions/import').set(ada.headers()).attach('csvFile', Buffer.from(named), 'named.csv')).body).toMatchObject({ imported: 2 });
-    for (const l of picked) expect((await api.http.post('/api/receipts/upload').set(ada.headers()).attach('receipt', join(RECEIPTS_DEV, `${l.id}.jpg`))).status).toBeLessThan(300);
-    // OCR reads the receipts and the auto-match job suggests their card lines.
-    const deadline = Date.now() + 120_000;
-    while (((await api.http.get('/api/matches/pending').set(ada.headers())).body as unknown[]).length < picked.length) {
-      if (Date.now() > deadline) throw new Error('no pending match for every receipt in 120 s');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await uploadUntilPending(api, ada, picked.map((l) => l.id));
     browser = await launch();
   }, 180_000);
   afterAll(async () => {
