@@ -15,8 +15,8 @@
  *   MONGO_URL=mongodb://127.0.0.1:27018/ node --import tsx bench/mongo-lists.ts
  *   (BENCH_TX=100000, BENCH_CATCHUP_EVENTS=5000, BENCH_SAMPLES=3 on FerretDB and 8 on MongoDB;
  *   BENCH_LISTS=0 stops after the catch-up; BENCH_KEEP=1 keeps the databases and the data folder).
- *   On FerretDB (2 cores, load 5-11) it takes about 20 minutes: a list there passes over all
- *   100,000 documents (about 30 s a request), and the bulk rebuild takes about 6 minutes.
+ *   On FerretDB (2 cores) it takes about 12 minutes of bench/distributed.ts's 15: a list there
+ *   passes over all 100,000 documents (15-35 s a request), and the bulk rebuild takes 5-6 minutes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -48,7 +48,7 @@ const ferret = typeof build.ferretdbVersion === 'string';
 console.log(`MongoDB read store at ${fmt(TX)} transactions on ${ferret ? `FerretDB ${build.ferretdbVersion}` : `MongoDB ${build.version}`} (load ${load()})`);
 /**
  * Requests per list query and how many of the first are left out of p50 / p95 (the first counts
- * the total). FerretDB v1 passes over every document of a list, about 30 s a request at 100,000:
+ * the total). FerretDB v1 passes over every document of a list, 15-35 s a request at 100,000:
  * three there (the whole list part about 8 minutes), eight on MongoDB.
  */
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? (ferret ? 3 : 8));
